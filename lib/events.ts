@@ -1,0 +1,310 @@
+/**
+ * Typed definitions of the `wuu exec --json` events (see WIRE-FORMAT.md in the
+ * steering repo; summarised in man/wuu-stream.7).
+ *
+ * Every field except `type` is optional here on purpose: producers that failed
+ * early emit empty or missing ids, and consumers must tolerate that. Unknown
+ * event types are represented by {@link UnknownEvent}, so code that switches on
+ * `type` stays total.
+ */
+
+/** Fields shared by every event tied to a turn. */
+export interface TurnScoped {
+  thread_id?: string;
+  turn_id?: string;
+}
+
+/** Token counts as they appear on usage_updated and subagent events. */
+export interface TokenCounts {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_tokens?: number;
+  cache_read_tokens?: number;
+}
+
+export interface SessionConfigured {
+  type: 'session_configured';
+  protocol_version?: string;
+  provider?: string;
+  model?: string;
+  effort?: string;
+  variant?: string;
+  max_parallel?: number;
+  workspace_root?: string;
+  permissions?: Record<string, unknown>;
+}
+
+export interface ThreadEvent {
+  type: 'thread_started' | 'thread_resumed' | 'thread_forked';
+  thread_id?: string;
+  model?: string;
+  provider?: string;
+  cwd?: string;
+}
+
+export interface TurnStarted extends TurnScoped {
+  type: 'turn_started';
+}
+
+export interface AgentMessageDelta extends TurnScoped {
+  type: 'agent_message_delta';
+  delta?: string;
+}
+
+/** Replaces the text accumulated from deltas; it does not end the turn. */
+export interface AgentMessageFinal extends TurnScoped {
+  type: 'agent_message_final';
+  message?: string;
+}
+
+/** A cumulative snapshot for the turn: keep the latest, never sum. */
+export interface UsageUpdated extends TurnScoped, TokenCounts {
+  type: 'usage_updated';
+}
+
+export interface TurnCompleted extends TurnScoped {
+  type: 'turn_completed';
+  input_tokens?: number;
+  output_tokens?: number;
+  trace_path?: string;
+  awaiting_auto_continuation?: boolean;
+}
+
+export interface TurnFailed extends TurnScoped {
+  type: 'turn_failed';
+  error?: string;
+}
+
+export interface TurnInterrupted extends TurnScoped {
+  type: 'turn_interrupted';
+  reason?: string;
+}
+
+interface ItemScoped extends TurnScoped {
+  item_id?: string;
+}
+
+export interface ToolStarted extends ItemScoped {
+  type: 'tool_started';
+  name?: string;
+  /** A JSON-encoded string, not an object. */
+  arguments?: string;
+}
+
+export interface ToolOutputDelta extends ItemScoped {
+  type: 'tool_output_delta';
+  delta?: string;
+}
+
+/** The full output is not repeated here: accumulate the deltas. */
+export interface ToolCompleted extends ItemScoped {
+  type: 'tool_completed';
+  name?: string;
+  status?: string;
+  error?: string;
+}
+
+export interface ToolRemoved extends ItemScoped {
+  type: 'tool_removed';
+}
+
+/** The bash twin of a tool_* event, describing the same item. */
+export interface CommandEvent extends ItemScoped {
+  type: 'command_started' | 'command_output_delta' | 'command_completed' | 'command_removed';
+  name?: string;
+  arguments?: string;
+  command?: string;
+  process_id?: string | number;
+  delta?: string;
+  status?: string;
+  error?: string;
+}
+
+export interface FileChanged extends ItemScoped {
+  type: 'file_changed';
+  tool_name?: string;
+  path?: string;
+  action?: string;
+  move_path?: string;
+  old_file_sha?: string;
+  new_file_sha?: string;
+  workspace_revision?: string | number;
+  patch_journal_path?: string;
+  manifest_path?: string;
+}
+
+export interface SubagentEvent extends TokenCounts {
+  type: 'subagent_started' | 'subagent_updated' | 'subagent_completed';
+  thread_id?: string;
+  agent_id?: string;
+  agent_type?: string;
+  status?: string;
+  task_name?: string;
+  agent_profile?: string;
+  agent_path?: string;
+  parent_id?: string;
+  description?: string;
+  result?: string;
+  result_path?: string;
+  result_bytes?: number;
+  result_truncated?: boolean;
+  error?: string;
+}
+
+export interface TodoUpdated extends TurnScoped {
+  type: 'todo_updated';
+  todo?: unknown;
+}
+
+/** Diagnostics only. */
+export interface ProviderState extends TurnScoped {
+  type: 'provider_state';
+  step_index?: number;
+  [field: string]: unknown;
+}
+
+/** Diagnostics only. */
+export interface RequestContext extends TurnScoped {
+  type: 'request_context';
+  step_index?: number;
+  [field: string]: unknown;
+}
+
+/** Final schema validation disagreed with the server; `result` still follows. */
+export interface ErrorEvent extends TurnScoped {
+  type: 'error';
+  run_id?: string;
+  error?: string;
+  retrying?: boolean;
+}
+
+/** The statuses a run can end with. */
+export type ResultStatus = 'completed' | 'failed' | 'permission_denied' | 'timeout' | 'interrupted';
+
+/** The last event of a run; absent when the producer was killed. */
+export interface ResultEvent extends TurnScoped {
+  type: 'result';
+  status?: ResultStatus | string;
+  run_id?: string;
+  final_message?: string;
+  trace_path?: string;
+  error?: string;
+  structured_result?: unknown;
+}
+
+/** Every event type named by the wire format. */
+export type KnownEvent =
+  | SessionConfigured
+  | ThreadEvent
+  | TurnStarted
+  | AgentMessageDelta
+  | AgentMessageFinal
+  | UsageUpdated
+  | TurnCompleted
+  | TurnFailed
+  | TurnInterrupted
+  | ToolStarted
+  | ToolOutputDelta
+  | ToolCompleted
+  | ToolRemoved
+  | CommandEvent
+  | FileChanged
+  | SubagentEvent
+  | TodoUpdated
+  | ProviderState
+  | RequestContext
+  | ErrorEvent
+  | ResultEvent;
+
+/** The open fallback: a future or foreign event type, passed through untouched. */
+export interface UnknownEvent {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** Any event on the wire. */
+export type WuuEvent = KnownEvent | UnknownEvent;
+
+/** The event types WIRE-FORMAT.md names, in its table order. */
+export const KNOWN_TYPES: readonly string[] = Object.freeze([
+  'session_configured',
+  'thread_started',
+  'thread_resumed',
+  'thread_forked',
+  'turn_started',
+  'agent_message_delta',
+  'agent_message_final',
+  'usage_updated',
+  'turn_completed',
+  'turn_failed',
+  'turn_interrupted',
+  'tool_started',
+  'tool_output_delta',
+  'tool_completed',
+  'tool_removed',
+  'command_started',
+  'command_output_delta',
+  'command_completed',
+  'command_removed',
+  'file_changed',
+  'subagent_started',
+  'subagent_updated',
+  'subagent_completed',
+  'todo_updated',
+  'provider_state',
+  'request_context',
+  'error',
+  'result',
+]);
+
+const KNOWN_SET = new Set(KNOWN_TYPES);
+
+/** True when `type` is one the wire format names. */
+export function isKnownType(type: string): boolean {
+  return KNOWN_SET.has(type);
+}
+
+/** The events that end a turn. `agent_message_final` is not one of them. */
+export const TURN_END_TYPES: ReadonlySet<string> = new Set([
+  'turn_completed',
+  'turn_failed',
+  'turn_interrupted',
+]);
+
+/**
+ * Named groups of event types, used by `wuu-filter` selectors.
+ * `tool` includes the command_* twins because they describe the same items.
+ */
+export const FAMILIES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  tool: [
+    'tool_started',
+    'tool_output_delta',
+    'tool_completed',
+    'tool_removed',
+    'command_started',
+    'command_output_delta',
+    'command_completed',
+    'command_removed',
+  ],
+  command: ['command_started', 'command_output_delta', 'command_completed', 'command_removed'],
+  message: ['agent_message_delta', 'agent_message_final'],
+  usage: ['usage_updated', 'turn_completed'],
+  turn: ['turn_started', 'turn_completed', 'turn_failed', 'turn_interrupted'],
+  subagent: ['subagent_started', 'subagent_updated', 'subagent_completed'],
+  file: ['file_changed'],
+  todo: ['todo_updated'],
+  diag: ['provider_state', 'request_context'],
+  session: ['session_configured', 'thread_started', 'thread_resumed', 'thread_forked'],
+  error: ['error'],
+  result: ['result'],
+});
+
+/** True for a non-null, non-array object whose `type` is a string. */
+export function isEvent(value: unknown): value is WuuEvent {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { type?: unknown }).type === 'string'
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * wuu-filter: keep the events that match, pass them on byte for byte.
+ */
+import type { Transform } from 'node:stream';
+import { coreStream, type Core } from './core.js';
+import { FAMILIES, isKnownType } from './events.js';
+import type { EventRecord } from './jsonl.js';
+import { checkPath, selectAll } from './jsonpath.js';
+
+/** Options of {@link createFilter}. */
+export interface FilterOptions {
+  /** Exact types, globs (`tool_*`) or family names (`tool`); any may match. None: every type. */
+  selectors?: string[];
+  /** Keep what does NOT match instead. */
+  invert?: boolean;
+  /** Id filters: the event's field must equal one of the values (AND across fields). */
+  threads?: string[];
+  turns?: string[];
+  items?: string[];
+  agents?: string[];
+  runs?: string[];
+  /**
+   * JSONPath conditions, all of which must hold: `PATH` holds when it selects
+   * something; `PATH==VALUE` when a selected value equals VALUE (compared as text).
+   */
+  where?: string[];
+  /** Always pass the `result` event, whatever the other conditions say. */
+  keepResult?: boolean;
+  /** Count matches per type instead of passing them; the counts are emitted at the end. */
+  count?: boolean;
+}
+
+/** The family names, for help texts and validation. */
+export const FAMILY_NAMES: readonly string[] = Object.keys(FAMILIES);
+
+function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (const ch of glob) {
+    if (ch === '*') source += '.*';
+    else if (ch === '?') source += '.';
+    else source += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** True when the selector is a glob (has `*` or `?`). */
+function isGlob(selector: string): boolean {
+  return /[*?]/.test(selector);
+}
+
+/**
+ * Builds a type predicate from selectors. Results are cached per type, since a
+ * stream has few distinct types and this runs once per line.
+ */
+export function typeMatcher(selectors: readonly string[]): (type: string) => boolean {
+  if (selectors.length === 0) return () => true;
+  const exact = new Set<string>();
+  const globs: RegExp[] = [];
+  for (const selector of selectors) {
+    const family = Object.hasOwn(FAMILIES, selector) ? FAMILIES[selector] : undefined;
+    if (family) for (const type of family) exact.add(type);
+    else if (isGlob(selector)) globs.push(globToRegExp(selector));
+    else exact.add(selector);
+  }
+  const cache = new Map<string, boolean>();
+  return (type) => {
+    let hit = cache.get(type);
+    if (hit === undefined) {
+      hit = exact.has(type) || globs.some((glob) => glob.test(type));
+      if (cache.size < 4096) cache.set(type, hit);
+    }
+    return hit;
+  };
+}
+
+/** Selectors that name no known type or family and match no known type: likely typos. */
+export function unknownSelectors(selectors: readonly string[]): string[] {
+  return selectors.filter((selector) => {
+    if (Object.hasOwn(FAMILIES, selector) || isKnownType(selector)) return false;
+    return !isGlob(selector);
+  });
+}
+
+interface WhereCondition {
+  path: string;
+  equals?: string;
+}
+
+function parseWhere(expression: string): WhereCondition {
+  const at = expression.indexOf('==');
+  const condition = at < 0 ? { path: expression } : { path: expression.slice(0, at), equals: expression.slice(at + 2) };
+  checkPath(condition.path);
+  return condition;
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function holds(condition: WhereCondition, event: unknown): boolean {
+  const selected = selectAll(condition.path, event);
+  if (condition.equals === undefined) return selected.length > 0;
+  return selected.some((value) => textOf(value) === condition.equals);
+}
+
+const ID_FIELDS = [
+  ['threads', 'thread_id'],
+  ['turns', 'turn_id'],
+  ['items', 'item_id'],
+  ['agents', 'agent_id'],
+  ['runs', 'run_id'],
+] as const;
+
+/**
+ * The filter's core. With only type selectors it never parses a line: the
+ * type is read by a byte scan and matching lines are written as they came.
+ * Throws a JsonPathError for an unusable --where path.
+ */
+export function createFilter(options: FilterOptions = {}): Core {
+  const typeMatches = typeMatcher(options.selectors ?? []);
+  const idFilters = ID_FIELDS.flatMap(([option, field]) => {
+    const values = options[option];
+    return values && values.length > 0 ? [{ field, values: new Set(values) }] : [];
+  });
+  const conditions = (options.where ?? []).map(parseWhere);
+  const readsContent = idFilters.length > 0 || conditions.length > 0;
+  const invert = options.invert === true;
+  const counts = new Map<string, number>();
+
+  const contentMatches = (rec: EventRecord): boolean => {
+    const event = rec.event as unknown as Record<string, unknown>;
+    for (const { field, values } of idFilters) {
+      const value = Object.hasOwn(event, field) ? event[field] : undefined;
+      if (typeof value !== 'string' || !values.has(value)) return false;
+    }
+    return conditions.every((condition) => holds(condition, event));
+  };
+
+  return {
+    needsParse: (type) => readsContent && typeMatches(type),
+    push(rec, emit) {
+      const type = rec.type;
+      let keep = typeMatches(type) && (!readsContent || contentMatches(rec));
+      if (invert) keep = !keep;
+      if (!keep && options.keepResult && type === 'result') keep = true;
+      if (!keep) return;
+      if (options.count) counts.set(type, (counts.get(type) ?? 0) + 1);
+      else emit(rec);
+    },
+    end(emit) {
+      if (!options.count) return;
+      let total = 0;
+      for (const [type, n] of counts) {
+        emit(`${type}\t${n}\n`);
+        total += n;
+      }
+      emit(`total\t${total}\n`);
+    },
+  };
+}
+
+/** Object-mode stream version of {@link createFilter}. */
+export function filter(options: FilterOptions = {}): Transform {
+  return coreStream(createFilter(options));
+}
+
+/**
+ * How wuu-filter tells inputs from selectors among its positionals: `-`, or
+ * anything with a `/` or a `.`, is an input file (event types never contain
+ * either); everything else is a selector. Write `./name` for a file without a dot.
+ */
+export function isInputArgument(arg: string): boolean {
+  return arg === '-' || arg.includes('/') || arg.includes('.');
+}

@@ -1,0 +1,218 @@
+/**
+ * JSONL framing: bytes to lines, lines to event records, records back to bytes.
+ *
+ * An event read from input keeps its original line bytes, so a transform that
+ * leaves it unchanged writes it back byte for byte (Go's key order, its
+ * `\u003c` escapes, numbers beyond 2^53 and invalid UTF-8 all survive).
+ */
+import { isEvent, type WuuEvent } from './events.js';
+import { topLevelString } from './scan.js';
+
+const NEWLINE = 0x0a;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Default cap on one line; a longer line is reported and dropped unread. */
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/** One line of input, without its newline. */
+export interface Line {
+  /** The line's bytes, without the `\n`. */
+  bytes: Buffer;
+  /** 1-based physical line number within its file. */
+  line: number;
+  /** False for a last line that ended without a newline. */
+  terminated: boolean;
+  /** Set when the line exceeded the cap: its length, its bytes were dropped. */
+  oversizeBytes?: number;
+}
+
+/**
+ * Splits a byte stream into lines, across arbitrary chunk boundaries, while
+ * holding at most `maxLineBytes` of one unfinished line.
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private dropping = false;
+  private lineNo = 0;
+  private atStart = true;
+
+  constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+
+  /** Feeds one chunk; calls `onLine` for each line completed by it. */
+  push(chunk: Buffer, onLine: (line: Line) => void): void {
+    let from = 0;
+    if (this.atStart && chunk.length > 0) {
+      // A UTF-8 byte order mark before the first line is not part of the JSON.
+      this.atStart = false;
+      if (chunk.subarray(0, 3).equals(UTF8_BOM)) from = 3;
+    }
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, from);
+      if (newline < 0) break;
+      this.finishLine(chunk.subarray(from, newline), true, onLine);
+      from = newline + 1;
+    }
+    if (from < chunk.length) this.hold(chunk.subarray(from));
+  }
+
+  /** Signals end of input; emits a last line that had no newline. */
+  end(onLine: (line: Line) => void): void {
+    if (this.pendingBytes > 0 || this.dropping) this.finishLine(Buffer.alloc(0), false, onLine);
+  }
+
+  private hold(piece: Buffer): void {
+    this.pendingBytes += piece.length;
+    if (this.dropping) return;
+    if (this.pendingBytes > this.maxLineBytes) {
+      // Keep counting, stop holding: memory stays bounded whatever the line size.
+      this.dropping = true;
+      this.pending = [];
+      return;
+    }
+    // Copy: the chunk may be a pooled buffer that is reused after this call.
+    this.pending.push(Buffer.from(piece));
+  }
+
+  private finishLine(tail: Buffer, terminated: boolean, onLine: (line: Line) => void): void {
+    this.lineNo++;
+    const total = this.pendingBytes + tail.length;
+    if (this.dropping || total > this.maxLineBytes) {
+      this.reset();
+      onLine({ bytes: Buffer.alloc(0), line: this.lineNo, terminated, oversizeBytes: total });
+      return;
+    }
+    let bytes = tail;
+    if (this.pending.length > 0) {
+      this.pending.push(tail);
+      bytes = Buffer.concat(this.pending, total);
+    }
+    this.reset();
+    onLine({ bytes, line: this.lineNo, terminated });
+  }
+
+  private reset(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.dropping = false;
+  }
+}
+
+/** An event with where it came from. */
+export interface EventRecord {
+  /** The event type; cheap to read. */
+  readonly type: string;
+  /** The parsed event. Do not mutate it: build a new record instead. */
+  readonly event: WuuEvent;
+  /** Original line bytes; absent for events built or changed by a transform. */
+  readonly raw?: Buffer;
+  /** Input name (`-` for stdin) and 1-based line, for messages. */
+  readonly file: string;
+  readonly line: number;
+}
+
+/** Why a line is not an event. */
+export class InvalidLineError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly line: number,
+    readonly raw: Buffer,
+  ) {
+    super(message);
+    this.name = 'InvalidLineError';
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Parses one line's bytes into an event, or explains why it is not one. */
+export function parseEventBytes(bytes: Buffer): { event: WuuEvent } | { error: string } {
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return { error: 'blank line' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.replace(/^JSON\.parse: /, '') : String(err);
+    return { error: `not valid JSON (${truncateMessage(detail)})` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { error: `not a JSON object (${describeValue(value)})` };
+  }
+  if (!isEvent(value)) {
+    const type = (value as { type?: unknown }).type;
+    return { error: type === undefined ? 'no "type" field' : `"type" is ${describeValue(type)}, not a string` };
+  }
+  return { event: value };
+}
+
+function truncateMessage(message: string): string {
+  return message.length > 120 ? `${message.slice(0, 117)}...` : message;
+}
+
+/**
+ * An event read from input. The type is read by a byte scan; the full parse
+ * happens on first access to `event` (and `validate()` forces it up front).
+ */
+export class LineRecord implements EventRecord {
+  private parsed: WuuEvent | undefined;
+  private scannedType: string | undefined;
+
+  constructor(
+    readonly raw: Buffer,
+    readonly file: string,
+    readonly line: number,
+  ) {}
+
+  get type(): string {
+    if (this.parsed) return this.parsed.type;
+    if (this.scannedType === undefined) {
+      this.scannedType = topLevelString(this.raw, 'type');
+      if (this.scannedType === undefined) return this.event.type;
+    }
+    return this.scannedType;
+  }
+
+  get event(): WuuEvent {
+    if (this.parsed === undefined) this.validate();
+    return this.parsed as WuuEvent;
+  }
+
+  /** Parses now; throws {@link InvalidLineError} when the line is not an event. */
+  validate(): this {
+    if (this.parsed !== undefined) return this;
+    const result = parseEventBytes(this.raw);
+    if ('error' in result) throw new InvalidLineError(result.error, this.file, this.line, this.raw);
+    this.parsed = result.event;
+    return this;
+  }
+}
+
+/** A record for an event built or changed by a transform (serialized afresh). */
+export function makeRecord(event: WuuEvent, from?: { file: string; line: number }): EventRecord {
+  return { type: event.type, event, file: from?.file ?? '-', line: from?.line ?? 0 };
+}
+
+/** What a transform may emit: an event record, or literal text (already newline-terminated). */
+export type Output = EventRecord | string;
+
+/** One output item as bytes or text: original bytes when the event is unchanged. */
+export function serialize(item: Output): Buffer | string {
+  if (typeof item === 'string') return item;
+  if (item.raw !== undefined) return item.raw;
+  return JSON.stringify(item.event);
+}
+
+/** Like {@link serialize} but always newline-terminated, for stream writers. */
+export function serializeLine(item: Output): Buffer | string {
+  if (typeof item === 'string') return item;
+  if (item.raw !== undefined) return Buffer.concat([item.raw, NEWLINE_BUFFER]);
+  return `${JSON.stringify(item.event)}\n`;
+}
+
+const NEWLINE_BUFFER = Buffer.from('\n');

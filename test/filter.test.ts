@@ -1,0 +1,256 @@
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { createFilter, filter, typeMatcher, unknownSelectors, isInputArgument } from '../lib/filter.js';
+import { parse, stringify } from '../lib/core.js';
+import { LineRecord, type Output } from '../lib/jsonl.js';
+import { binPath, chunked, example, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
+
+const RUN = readExample('run.jsonl');
+const RUN_LINES = RUN.split('\n').filter(Boolean);
+
+t.test('typeMatcher: selectors, globs and families', async (t) => {
+  const table: Array<[string[], string, boolean]> = [
+    [[], 'anything', true],
+    [['tool_started'], 'tool_started', true],
+    [['tool_started'], 'tool_completed', false],
+    [['tool_*'], 'tool_output_delta', true],
+    [['tool_*'], 'command_started', false],
+    [['tool'], 'command_output_delta', true],
+    [['tool'], 'tool_removed', true],
+    [['command'], 'tool_started', false],
+    [['message'], 'agent_message_final', true],
+    [['usage'], 'turn_completed', true],
+    [['usage'], 'turn_started', false],
+    [['turn'], 'turn_interrupted', true],
+    [['subagent'], 'subagent_updated', true],
+    [['file'], 'file_changed', true],
+    [['todo'], 'todo_updated', true],
+    [['diag'], 'request_context', true],
+    [['session'], 'thread_forked', true],
+    [['error'], 'error', true],
+    [['result'], 'result', true],
+    [['*_delta'], 'agent_message_delta', true],
+    [['turn_?tarted'], 'turn_started', true],
+    [['tool.started'], 'toolxstarted', false],
+    [['constructor'], 'constructor', true],
+    [['__proto__'], 'toString', false],
+  ];
+  for (const [selectors, type, expected] of table) {
+    t.equal(typeMatcher(selectors)(type), expected, `${JSON.stringify(selectors)} vs ${type}`);
+  }
+});
+
+t.test('unknownSelectors flags typos, not types, families or globs', async (t) => {
+  t.same(unknownSelectors(['tool', 'tools', 'tool_*', 'result', 'turn_started', 'nope']), ['tools', 'nope']);
+});
+
+t.test('isInputArgument tells files from selectors', async (t) => {
+  t.same(['-', 'run.jsonl', './tool', 'logs/', 'tool', 'tool_*'].map(isInputArgument), [true, true, true, true, false, false]);
+});
+
+/** Runs the core over the example and returns the kept lines. */
+function keep(options: Parameters<typeof createFilter>[0]): string[] {
+  const core = createFilter(options);
+  const out: Output[] = [];
+  RUN_LINES.forEach((line, i) => core.push(new LineRecord(Buffer.from(line), 'run.jsonl', i + 1), (o) => out.push(o)));
+  core.end?.((o) => out.push(o));
+  return out.map((o) => (typeof o === 'string' ? o : (o.raw as Buffer).toString()));
+}
+
+t.test('createFilter on the example run', async (t) => {
+  t.equal(keep({}).length, 51, 'no condition keeps everything');
+  t.equal(keep({ selectors: ['tool'] }).length, 27);
+  t.equal(keep({ selectors: ['tool'], invert: true }).length, 24);
+  t.equal(keep({ selectors: ['tool'], keepResult: true }).length, 28);
+  t.equal(keep({ turns: ['tu_02'] }).length, 13);
+  t.equal(keep({ turns: ['tu_02'], selectors: ['command'] }).length, 3);
+  t.equal(keep({ items: ['it_01', 'it_05'] }).length, 16);
+  t.equal(keep({ agents: ['ag_01'] }).length, 3);
+  t.equal(keep({ runs: ['run_5d1c'] }).length, 1);
+  t.equal(keep({ threads: ['th_other'] }).length, 0);
+  t.equal(keep({ where: ['$.name==bash'], selectors: ['tool_started'] }).length, 3);
+  t.equal(keep({ where: ['$.todo.items[*].status==completed'] }).length, 1);
+  t.equal(keep({ where: ['$.process_id'] }).length, 3, 'existence');
+  t.equal(keep({ where: ['$.permissions.network==false'] }).length, 1, 'non-string values compare as JSON text');
+  t.same(keep({ count: true, selectors: ['turn'] }), ['turn_started\t2\n', 'turn_completed\t2\n', 'total\t4\n']);
+  t.throws(() => createFilter({ where: ['$[?(@.x)]'] }), /disabled/);
+  t.throws(() => createFilter({ where: ['name'] }), /must start with/);
+});
+
+t.test('type-only filters never parse a line', async (t) => {
+  const core = createFilter({ selectors: ['tool'] });
+  t.equal(core.needsParse?.('tool_started'), false);
+  const withIds = createFilter({ selectors: ['tool'], turns: ['tu_01'] });
+  t.equal(withIds.needsParse?.('tool_started'), true);
+  t.equal(withIds.needsParse?.('turn_started'), false, 'a type that cannot match needs no parse');
+});
+
+t.test('stream API: parse | filter | stringify, fed in odd chunk sizes', async (t) => {
+  const expected = RUN_LINES.filter((l) => /"type":"(tool|command)_/.test(l)).join('\n') + '\n';
+  for (const size of [1, 7, 64, 4096]) {
+    const out = await pipeThrough<Buffer>(chunked(RUN, size), parse({ file: 'run.jsonl' }), filter({ selectors: ['tool'] }), stringify());
+    t.equal(Buffer.concat(out).toString(), expected, `chunks of ${size}`);
+  }
+});
+
+t.test('stream API accepts plain event objects', async (t) => {
+  const out = await pipeThrough<Buffer>(
+    [{ type: 'result', status: 'completed' }, { type: 'turn_started' }],
+    filter({ selectors: ['result'] }),
+    stringify(),
+  );
+  t.equal(Buffer.concat(out).toString(), '{"type":"result","status":"completed"}\n');
+});
+
+t.test('parse stream reports bad lines as invalid events, strict fails', async (t) => {
+  const bad: string[] = [];
+  const p = parse({ file: 'x.jsonl' });
+  p.on('invalid', (err: Error & { line: number }) => bad.push(`${err.line}: ${err.message}`));
+  const out = await pipeThrough([Buffer.from('{"type":"a"}\nnope\n\n[1]\n{"x":1}\n{"type":"b"}\n')], p);
+  t.equal(out.length, 2);
+  t.same(bad, ['2: not valid JSON (Unexpected token \'o\', "nope" is not valid JSON)', '3: blank line', '4: not a JSON object (an array)', '5: no "type" field']);
+  await t.rejects(pipeThrough([Buffer.from('{"type":"a"}\nnope\n')], parse({ strict: true })), /not valid JSON/);
+});
+
+t.test('binary: selectors, exact output, exit codes', async (t) => {
+  const r = await runBin('wuu-filter', ['result', example('run.jsonl')]);
+  t.same(r, { stdout: RUN_LINES[50] + '\n', stderr: '', code: 0, signal: null });
+
+  const stdin = await runBin('wuu-filter', ['turn_started'], { input: RUN });
+  t.equal(stdin.stdout, RUN_LINES.filter((l) => l.includes('"type":"turn_started"')).join('\n') + '\n');
+
+  const identity = await runBin('wuu-filter', [], { input: RUN });
+  t.equal(identity.stdout, RUN, 'no selector: byte-for-byte identity');
+
+  const count = await runBin('wuu-filter', ['--count', 'turn', example('run.jsonl')]);
+  t.equal(count.stdout, 'turn_started\t2\nturn_completed\t2\ntotal\t4\n');
+
+  const typo = await runBin('wuu-filter', ['tools', example('run.jsonl')]);
+  t.same([typo.stdout, typo.stderr, typo.code], ['', "wuu-filter: warning: 'tools' is not a known event type or family; it matches only that exact type\n", 0]);
+});
+
+t.test('binary: usage errors exit 2 with a pointer to --help', async (t) => {
+  const cases: Array<[string[], string]> = [
+    [['--bogus'], 'unknown option --bogus'],
+    [['-x'], 'unknown option -x'],
+    [['--thread'], 'option --thread needs a value'],
+    [['--where', '$[?(@.a)]'], "JSONPath '$[?(@.a)]': filter and script expressions are disabled for safety"],
+    [['--strict', '--pass-invalid'], '--strict and --pass-invalid exclude each other'],
+    [['--max-line-bytes', 'lots'], "--max-line-bytes takes a whole number (K, M, G suffixes allowed), not 'lots'"],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runBin('wuu-filter', args);
+    t.same(r, { stdout: '', stderr: `wuu-filter: ${message}\nTry 'wuu-filter --help' for more information.\n`, code: 2, signal: null }, args.join(' '));
+  }
+});
+
+t.test('binary: --help and --version', async (t) => {
+  const help = await runBin('wuu-filter', ['--help']);
+  t.equal(help.code, 0);
+  t.match(help.stdout, /^Usage: wuu-filter/);
+  t.match(help.stdout, /--pass-invalid/);
+  t.match(help.stdout, /--keep-result/);
+  const version = await runBin('wuu-filter', ['--version']);
+  t.match(version.stdout, /^wuu-filter \d+\.\d+\.\d+\n$/);
+});
+
+t.test('binary: bad-line policy', async (t) => {
+  const input = '{"type":"a"}\nnot json\n{"type":"b"}\n\n{"type":"c"}\n{"type":"d"';
+  const skip = await runBin('wuu-filter', [], { input });
+  t.same(skip, {
+    stdout: '{"type":"a"}\n{"type":"b"}\n{"type":"c"}\n',
+    stderr:
+      'wuu-filter: <stdin>:2: not valid JSON (Unexpected token \'o\', "not json" is not valid JSON)\n' +
+      'wuu-filter: <stdin>:4: blank line\n' +
+      'wuu-filter: <stdin>:6: last line cut off (no newline at end of input): not valid JSON (Expected \',\' or \'}\' after property value in JSON at position 11)\n',
+    code: 1,
+    signal: null,
+  });
+  const strict = await runBin('wuu-filter', ['--strict'], { input });
+  t.same([strict.stdout, strict.code], ['{"type":"a"}\n', 1]);
+  t.equal(strict.stderr.split('\n').length, 2, 'stops at the first bad line');
+  const pass = await runBin('wuu-filter', ['--pass-invalid'], { input });
+  t.same([pass.stdout, pass.code], ['{"type":"a"}\nnot json\n{"type":"b"}\n\n{"type":"c"}\n{"type":"d"\n', 0]);
+  t.equal(pass.stderr.split('\n').length, 4, 'still reported');
+});
+
+t.test('binary: a valid last line without newline is accepted', async (t) => {
+  const r = await runBin('wuu-filter', [], { input: '{"type":"a"}\n{"type":"b"}' });
+  t.same([r.stdout, r.stderr, r.code], ['{"type":"a"}\n{"type":"b"}\n', '', 0]);
+});
+
+t.test('binary: killed producer example', async (t) => {
+  const r = await runBin('wuu-filter', ['--count', example('killed.jsonl')]);
+  t.equal(r.code, 1);
+  t.match(r.stderr, /^wuu-filter: .*killed\.jsonl:22: last line cut off \(no newline at end of input\): not valid JSON/);
+  t.match(r.stdout, /total\t21\n$/);
+});
+
+t.test('binary: several files in order, missing file reported, others processed', async (t) => {
+  const r = await runBin('wuu-filter', ['result', example('run.jsonl'), 'missing.jsonl', example('failed.jsonl')]);
+  t.equal(r.code, 2);
+  t.equal(r.stderr, 'wuu-filter: missing.jsonl: No such file or directory\n');
+  t.same(jsonl(r.stdout).map((e) => e.status), ['completed', 'failed']);
+});
+
+t.test('binary: oversize line is reported and dropped, memory bounded', async (t) => {
+  const big = `{"delta":"${'x'.repeat(5000)}","type":"agent_message_delta"}`;
+  const r = await runBin('wuu-filter', ['--max-line-bytes', '1K'], { input: `{"type":"a"}\n${big}\n{"type":"b"}\n` });
+  t.same([r.stdout, r.code], ['{"type":"a"}\n{"type":"b"}\n', 1]);
+  t.equal(r.stderr, `wuu-filter: <stdin>:2: line of ${big.length} bytes exceeds --max-line-bytes 1024; dropped\n`);
+});
+
+t.test('binary: | head -1 exits 0 and says nothing', async (t) => {
+  const line = RUN_LINES[6]!;
+  // yes and head die of SIGPIPE upstream; what matters is wuu-filter's own status.
+  const r = await runShell('yes "$LINE" | head -n 200000 | wuu-filter agent_message_delta | head -1; echo "wuu-filter=${PIPESTATUS[2]}"', {
+    env: { LINE: line },
+  });
+  t.same([r.stdout, r.stderr, r.code], [`${line}\nwuu-filter=0\n`, '', 0]);
+});
+
+t.test('binary: live pipe delivers each event before the next is written', async (t) => {
+  const child = spawn(process.execPath, [binPath('wuu-filter'), 'turn'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const seen: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  let buffered = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    let at;
+    while ((at = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      seen.push(line);
+      waiting?.(line);
+    }
+  });
+  for (let i = 0; i < 5; i++) {
+    const line = `{"thread_id":"th","turn_id":"tu_${i}","type":"turn_started"}`;
+    const arrived = new Promise<string>((resolve) => (waiting = resolve));
+    child.stdin.write(`{"delta":"noise","type":"agent_message_delta"}\n${line}\n`);
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 5000));
+    t.equal(await Promise.race([arrived, timeout]), line, `event ${i} arrives before the next is written`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.stdin.end();
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  t.equal(code, 0);
+  t.equal(seen.length, 5);
+});
+
+t.test('binary: CRLF, BOM and invalid UTF-8 pass through byte for byte', async (t) => {
+  const input = Buffer.concat([
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    Buffer.from('{"type":"a"}\r\n{"delta":"'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('","type":"agent_message_delta"}\n'),
+  ]);
+  const r = await new Promise<Buffer>((resolve) => {
+    const child = spawn(process.execPath, [binPath('wuu-filter'), 'a', 'message']);
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.on('close', () => resolve(Buffer.concat(out)));
+    child.stdin.end(input);
+  });
+  t.same(r, input.subarray(3), 'everything but the BOM is kept');
+});

@@ -1,0 +1,121 @@
+/**
+ * Shared test helpers: spawn a built binary and capture everything, feed
+ * bytes into streams in odd chunk sizes, read example files.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable, type Transform } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Absolute path of a built binary (tests run after `npm run build`). */
+export function binPath(name: string): string {
+  return path.join(ROOT, 'dist', 'bin', `${name}.js`);
+}
+
+/** Absolute path of a file in examples/. */
+export function example(name: string): string {
+  return path.join(ROOT, 'examples', name);
+}
+
+/** Contents of a file in examples/. */
+export function readExample(name: string): string {
+  return fs.readFileSync(example(name), 'utf8');
+}
+
+export interface BinResult {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs `node dist/bin/NAME.js ARGS` with optional stdin; resolves when it exits. */
+export function runBin(
+  name: string,
+  args: string[],
+  options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<BinResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath(name), ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code, signal }),
+    );
+    child.stdin.on('error', () => {}); // the child may exit before reading everything
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Runs a shell pipeline (bash -o pipefail) in the repo root with dist/bin on PATH. */
+export function runShell(script: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<BinResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', PATH: `${binDir()}:${process.env.PATH}`, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code, signal }),
+    );
+  });
+}
+
+/**
+ * A directory of executable wrappers named like the installed binaries
+ * (wuu-filter, ...), so docs examples run exactly as a user types them.
+ */
+export function binDir(): string {
+  const dir = path.join(ROOT, 'dist', 'test-bin');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const file of fs.readdirSync(path.join(ROOT, 'dist', 'bin'))) {
+    if (!file.endsWith('.js')) continue;
+    const name = file.slice(0, -3);
+    const wrapper = path.join(dir, name);
+    const body = `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'dist', 'bin', file)}" "$@"\n`;
+    if (!fs.existsSync(wrapper) || fs.readFileSync(wrapper, 'utf8') !== body) {
+      fs.writeFileSync(wrapper, body, { mode: 0o755 });
+    }
+  }
+  return dir;
+}
+
+/** Splits bytes into chunks of `size` (the last may be shorter). */
+export function chunked(data: Buffer | string, size: number): Buffer[] {
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+  return chunks;
+}
+
+/** Writes `chunks` into a pipeline of streams and collects every output object. */
+export async function pipeThrough<T = unknown>(chunks: Array<Buffer | object>, ...streams: Transform[]): Promise<T[]> {
+  let current: NodeJS.ReadableStream = Readable.from(chunks, { objectMode: true });
+  for (const stream of streams) current = current.pipe(stream);
+  const out: T[] = [];
+  for await (const item of current as AsyncIterable<T>) out.push(item);
+  return out;
+}
+
+/** Parses JSONL text into objects (throws on a bad line: tests want exactness). */
+export function jsonl(text: string): Array<Record<string, unknown>> {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
