@@ -1,0 +1,17 @@
+/**
+ * One benchmark: our binary against jq (and optionally a raw Node loop) on the
+ * same generated stream, in the same run. bench/run.ts loads every module in
+ * bench/cases/ and runs each exported case.
+ */
+export interface BenchCase {
+  /** Short name printed in the report, e.g. "filter tool". */
+  name: string;
+  /** Arguments to our binary, e.g. ['wuu-filter', 'tool']; the stream comes on stdin. */
+  ours: string[];
+  /** A jq program doing the same job, run as `jq <jqArgs> < stream`. */
+  jqArgs: string[];
+  /** Required speed-up over jq (ours throughput / jq throughput), from the issue. */
+  minRatioVsJq?: number;
+  /** Peak RSS limit for our binary, in MB, from the issue. */
+  maxRssMb?: number;
+}
