@@ -9,6 +9,8 @@
 import through2 from 'through2';
 import type { Transform } from 'node:stream';
 
+const EMPTY = Buffer.alloc(0);
+
 type Done = (err?: Error | null, data?: unknown) => void;
 import { isEvent, type WuuEvent } from './events.js';
 import {
@@ -16,18 +18,37 @@ import {
   InvalidLineError,
   LineRecord,
   LineSplitter,
+  lineBytes,
   makeRecord,
+  type Line,
   serializeLine,
   type EventRecord,
   type Output,
 } from './jsonl.js';
+
+/** A line that is not an event, as handed to {@link Core.badLine}. */
+export interface BadLine {
+  /** Input name, as in records. */
+  file: string;
+  /** 1-based line number. */
+  line: number;
+  /** Why it is not an event (`not valid JSON (...)`, `blank line`, ...). */
+  message: string;
+  /** False for a last line that ended without a newline (a cut stream). */
+  terminated: boolean;
+  /** The line's bytes (empty for a line over the size cap). */
+  raw: Buffer;
+}
 
 /** Receives what a core produces. */
 export type Emit = (out: Output) => void;
 
 /** A transform's logic: one event in, zero or more outputs out. */
 export interface Core {
-  /** Handles one event. Must not keep `rec.raw` beyond what it needs. */
+  /**
+   * Handles one event. `rec.raw` may be a view into a large shared input
+   * chunk: copy it (Buffer.from) if it must outlive this call.
+   */
   push(rec: EventRecord, emit: Emit): void;
   /** End of one input file (several files may be given). */
   endFile?(file: string, emit: Emit): void;
@@ -40,9 +61,21 @@ export interface Core {
   needsParse?(type: string): boolean;
   /** A bad line, under the pass-invalid policy. Default: copied through as is. */
   invalid?(raw: Buffer, emit: Emit): void;
+  /**
+   * Every bad line, whatever the policy, for a core that reports bad lines
+   * itself (a validator). When defined, the runner hands each bad line here
+   * instead of warning, counting or copying it; `--strict` still stops after it.
+   */
+  badLine?(bad: BadLine, emit: Emit): void;
   /** Exit status owed at the end (for example a failed check); 0 when fine. */
   status?(): number;
 }
+
+/**
+ * A `needsParse` for cores that never read event content (a type-only
+ * filter): the runner then does not even read the type to decide.
+ */
+export const parseNothing = (_type: string): boolean => false;
 
 /** Accepts an EventRecord or a bare event object, as a stream consumer may write either. */
 function toRecord(chunk: unknown): EventRecord {
@@ -99,13 +132,14 @@ export function parse(options: ParseOptions = {}): Transform {
   const file = options.file ?? '-';
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   let stream: Transform;
-  const handle = (line: { bytes: Buffer; line: number; terminated: boolean; oversizeBytes?: number }) => {
+  const handle = (line: Line) => {
     if (line.oversizeBytes !== undefined) {
-      throw new InvalidLineError(`line of ${line.oversizeBytes} bytes exceeds the maximum line size`, file, line.line, line.bytes);
+      throw new InvalidLineError(`line of ${line.oversizeBytes} bytes exceeds the maximum line size`, file, line.line, EMPTY);
     }
-    stream.push(new LineRecord(line.bytes, file, line.line).validate());
+    // A copy: the caller may reuse its chunk buffers, and consumers may keep records.
+    stream.push(new LineRecord(Buffer.from(lineBytes(line)), file, line.line).validate());
   };
-  const guarded = (line: Parameters<typeof handle>[0]) => {
+  const guarded = (line: Line) => {
     try {
       handle(line);
     } catch (err) {

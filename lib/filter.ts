@@ -2,7 +2,7 @@
  * wuu-filter: keep the events that match, pass them on byte for byte.
  */
 import type { Transform } from 'node:stream';
-import { coreStream, type Core } from './core.js';
+import { coreStream, parseNothing, type Core } from './core.js';
 import { FAMILIES, isKnownType } from './events.js';
 import type { EventRecord } from './jsonl.js';
 import { checkPath, selectAll } from './jsonpath.js';
@@ -126,6 +126,7 @@ export function createFilter(options: FilterOptions = {}): Core {
   const readsContent = idFilters.length > 0 || conditions.length > 0;
   const invert = options.invert === true;
   const counts = new Map<string, number>();
+  const passAll = (options.selectors ?? []).length === 0 && !readsContent && !invert && !options.count;
 
   const contentMatches = (rec: EventRecord): boolean => {
     const event = rec.event as unknown as Record<string, unknown>;
@@ -137,8 +138,13 @@ export function createFilter(options: FilterOptions = {}): Core {
   };
 
   return {
-    needsParse: (type) => readsContent && typeMatches(type),
+    needsParse: readsContent ? (type) => typeMatches(type) : parseNothing,
     push(rec, emit) {
+      // With no condition at all there is nothing to read: not even the type.
+      if (passAll) {
+        emit(rec);
+        return;
+      }
       const type = rec.type;
       let keep = typeMatches(type) && (!readsContent || contentMatches(rec));
       if (invert) keep = !keep;

@@ -14,10 +14,14 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** Default cap on one line; a longer line is reported and dropped unread. */
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
-/** One line of input, without its newline. */
+/**
+ * One line of input, without its newline. The bytes are `source[start..end)`:
+ * a line inside one input chunk is not copied (see {@link lineBytes}).
+ */
 export interface Line {
-  /** The line's bytes, without the `\n`. */
-  bytes: Buffer;
+  source: Buffer;
+  start: number;
+  end: number;
   /** 1-based physical line number within its file. */
   line: number;
   /** False for a last line that ended without a newline. */
@@ -25,6 +29,13 @@ export interface Line {
   /** Set when the line exceeded the cap: its length, its bytes were dropped. */
   oversizeBytes?: number;
 }
+
+/** The bytes of a line (a view, not a copy). */
+export function lineBytes(line: Line): Buffer {
+  return line.start === 0 && line.end === line.source.length ? line.source : line.source.subarray(line.start, line.end);
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Splits a byte stream into lines, across arbitrary chunk boundaries, while
@@ -50,7 +61,7 @@ export class LineSplitter {
     for (;;) {
       const newline = chunk.indexOf(NEWLINE, from);
       if (newline < 0) break;
-      this.finishLine(chunk.subarray(from, newline), true, onLine);
+      this.finishLine(chunk, from, newline, true, onLine);
       from = newline + 1;
     }
     if (from < chunk.length) this.hold(chunk.subarray(from));
@@ -58,7 +69,7 @@ export class LineSplitter {
 
   /** Signals end of input; emits a last line that had no newline. */
   end(onLine: (line: Line) => void): void {
-    if (this.pendingBytes > 0 || this.dropping) this.finishLine(Buffer.alloc(0), false, onLine);
+    if (this.pendingBytes > 0 || this.dropping) this.finishLine(EMPTY, 0, 0, false, onLine);
   }
 
   private hold(piece: Buffer): void {
@@ -74,21 +85,22 @@ export class LineSplitter {
     this.pending.push(Buffer.from(piece));
   }
 
-  private finishLine(tail: Buffer, terminated: boolean, onLine: (line: Line) => void): void {
+  private finishLine(chunk: Buffer, start: number, end: number, terminated: boolean, onLine: (line: Line) => void): void {
     this.lineNo++;
-    const total = this.pendingBytes + tail.length;
+    const total = this.pendingBytes + (end - start);
     if (this.dropping || total > this.maxLineBytes) {
       this.reset();
-      onLine({ bytes: Buffer.alloc(0), line: this.lineNo, terminated, oversizeBytes: total });
+      onLine({ source: EMPTY, start: 0, end: 0, line: this.lineNo, terminated, oversizeBytes: total });
       return;
     }
-    let bytes = tail;
-    if (this.pending.length > 0) {
-      this.pending.push(tail);
-      bytes = Buffer.concat(this.pending, total);
+    if (this.pending.length === 0) {
+      onLine({ source: chunk, start, end, line: this.lineNo, terminated });
+      return;
     }
+    this.pending.push(chunk.subarray(start, end));
+    const bytes = Buffer.concat(this.pending, total);
     this.reset();
-    onLine({ bytes, line: this.lineNo, terminated });
+    onLine({ source: bytes, start: 0, end: bytes.length, line: this.lineNo, terminated });
   }
 
   private reset(): void {
@@ -162,17 +174,32 @@ function truncateMessage(message: string): string {
 export class LineRecord implements EventRecord {
   private parsed: WuuEvent | undefined;
   private scannedType: string | undefined;
+  private view: Buffer | undefined;
 
+  /**
+   * @param source a buffer holding the line (possibly among others)
+   * @param start,end the line's bytes within `source`, newline excluded
+   */
   constructor(
-    readonly raw: Buffer,
+    readonly source: Buffer,
     readonly file: string,
     readonly line: number,
+    readonly start = 0,
+    readonly end = source.length,
   ) {}
+
+  /** The original line bytes (a view into `source`). */
+  get raw(): Buffer {
+    if (this.view === undefined) {
+      this.view = this.start === 0 && this.end === this.source.length ? this.source : this.source.subarray(this.start, this.end);
+    }
+    return this.view;
+  }
 
   get type(): string {
     if (this.parsed) return this.parsed.type;
     if (this.scannedType === undefined) {
-      this.scannedType = topLevelString(this.raw, 'type');
+      this.scannedType = topLevelString(this.source, 'type', this.start, this.end);
       if (this.scannedType === undefined) return this.event.type;
     }
     return this.scannedType;
@@ -216,3 +243,65 @@ export function serializeLine(item: Output): Buffer | string {
 }
 
 const NEWLINE_BUFFER = Buffer.from('\n');
+
+/**
+ * Collects the output of one input chunk as bytes. Unchanged input lines that
+ * sit next to each other in the same chunk are written as one span of the
+ * chunk (newlines included), so passing events through costs no per-line copy.
+ */
+export class OutputBatch {
+  private parts: Buffer[] = [];
+  private spanSource: Buffer | undefined;
+  private spanStart = 0;
+  private spanEnd = 0;
+
+  /** Adds one output item. */
+  add(out: Output): void {
+    if (out instanceof LineRecord) {
+      const { source, start, end } = out;
+      if (source === this.spanSource && start === this.spanEnd + 1 && source[this.spanEnd] === NEWLINE) {
+        this.spanEnd = end;
+        return;
+      }
+      this.closeSpan();
+      this.spanSource = source;
+      this.spanStart = start;
+      this.spanEnd = end;
+      return;
+    }
+    this.closeSpan();
+    if (typeof out === 'string') {
+      if (out.length > 0) this.parts.push(Buffer.from(out));
+    } else if (out.raw !== undefined) {
+      this.parts.push(out.raw, NEWLINE_BUFFER);
+    } else {
+      this.parts.push(Buffer.from(`${JSON.stringify(out.event)}\n`));
+    }
+  }
+
+  /** Adds raw bytes as one line (newline appended). */
+  addBytes(bytes: Buffer): void {
+    this.closeSpan();
+    this.parts.push(bytes, NEWLINE_BUFFER);
+  }
+
+  /** Everything added since the last call, as one buffer; undefined when nothing. */
+  take(): Buffer | undefined {
+    this.closeSpan();
+    if (this.parts.length === 0) return undefined;
+    const parts = this.parts;
+    this.parts = [];
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  }
+
+  private closeSpan(): void {
+    const source = this.spanSource;
+    if (source === undefined) return;
+    this.spanSource = undefined;
+    if (this.spanEnd < source.length && source[this.spanEnd] === NEWLINE) {
+      this.parts.push(source.subarray(this.spanStart, this.spanEnd + 1));
+    } else {
+      this.parts.push(source.subarray(this.spanStart, this.spanEnd), NEWLINE_BUFFER);
+    }
+  }
+}

@@ -23,8 +23,9 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import minimist from 'minimist';
-import type { Core, Emit } from './core.js';
-import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, serialize, type Line, type Output } from './jsonl.js';
+import { parseNothing, type Core, type Emit } from './core.js';
+import { looksLikeObject } from './scan.js';
+import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, OutputBatch, lineBytes, type Line, type Output } from './jsonl.js';
 
 /** Exit statuses shared by every binary. */
 export const EXIT = Object.freeze({ OK: 0, BAD_DATA: 1, USAGE: 2, SIGINT: 130, SIGTERM: 143 });
@@ -274,7 +275,7 @@ class OutputSink {
 }
 
 /** Lists the inputs a name stands for: itself, or a directory's *.jsonl(.gz) files, sorted. */
-function expandInput(name: string): string[] {
+export function expandInput(name: string): string[] {
   if (name === '-') return [name];
   let stat: fs.Stats;
   try {
@@ -321,9 +322,24 @@ interface RunState {
   current: Readable | undefined;
 }
 
+/**
+ * stdin redirected from a file (`< run.jsonl`) is read in 1 MiB chunks like a
+ * named file, instead of the 64 KiB reads of process.stdin; pipes and
+ * terminals are read as they come, so a live producer is seen at once.
+ */
+function stdinStream(stdin: Readable): Readable {
+  if (stdin !== process.stdin) return stdin;
+  try {
+    if (fs.fstatSync(0).isFile()) return fs.createReadStream('', { fd: 0, highWaterMark: 1 << 20, autoClose: false });
+  } catch {
+    // fall back to process.stdin
+  }
+  return stdin;
+}
+
 /** Opens one input as a byte stream (stdin for '-', gunzip for .gz). */
 function openInput(name: string, stdin: Readable): Readable {
-  const source = name === '-' ? stdin : fs.createReadStream(name, { highWaterMark: 1 << 20 });
+  const source = name === '-' ? stdinStream(stdin) : fs.createReadStream(name, { highWaterMark: 1 << 20 });
   if (!name.endsWith('.gz')) return source;
   const gunzip = zlib.createGunzip();
   source.on('error', (err: Error) => gunzip.destroy(err));
@@ -452,25 +468,16 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     const strict = parsed.flags.bool('strict');
     const passInvalid = parsed.flags.bool('pass-invalid');
     // --strict promises every line is checked, so it turns lazy parsing off.
-    const needsParse = strict ? undefined : core.needsParse?.bind(core);
+    const needsParse = strict ? undefined : core.needsParse;
 
     // Outputs of one input chunk are written together: one write per chunk
     // keeps throughput high, and a live pipe still sees each event at once
     // because a chunk is whatever the producer has written so far.
-    let batch: Array<Buffer | string> = [];
-    let batchBytes = 0;
-    const emit: Emit = (out: Output) => {
-      const data = serialize(out);
-      batch.push(data, typeof out === 'string' ? '' : '\n');
-      batchBytes += data.length + 1;
-    };
+    const batch = new OutputBatch();
+    const emit: Emit = (out: Output) => batch.add(out);
     const flush = async () => {
-      if (batch.length === 0) return;
-      const parts = batch;
-      batch = [];
-      batchBytes = 0;
-      const buffers = parts.filter((p) => p.length > 0).map((p) => (typeof p === 'string' ? Buffer.from(p) : p));
-      await sink.write(buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers));
+      const data = batch.take();
+      if (data !== undefined) await sink.write(data);
     };
 
     const reportBad = (file: string, line: Line, message: string) => {
@@ -480,28 +487,39 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     };
     const passBad = (raw: Buffer) => {
       if (core.invalid) core.invalid(raw, emit);
-      else {
-        batch.push(raw, '\n');
-        batchBytes += raw.length + 1;
-      }
+      else batch.addBytes(raw);
+    };
+
+    // A core that reports bad lines itself (wuu-check) gets every one of them.
+    const handOver = (file: string, line: Line, message: string, raw: Buffer): boolean => {
+      if (!core.badLine) return false;
+      core.badLine({ file, line: line.line, message, terminated: line.terminated, raw }, emit);
+      if (strict) state.stopped = true;
+      return true;
     };
 
     const handleLine = (file: string) => (line: Line) => {
       if (state.stopped) return;
       if (line.oversizeBytes !== undefined) {
-        reportBad(file, line, `line of ${line.oversizeBytes} bytes exceeds --max-line-bytes ${maxLineBytes}; dropped`);
+        const message = `line of ${line.oversizeBytes} bytes exceeds --max-line-bytes ${maxLineBytes}; dropped`;
+        if (!handOver(file, line, message, Buffer.alloc(0))) reportBad(file, line, message);
         return;
       }
-      const rec = new LineRecord(line.bytes, file, line.line);
+      const rec = new LineRecord(line.source, file, line.line, line.start, line.end);
       try {
-        if (needsParse === undefined || needsParse(rec.type)) rec.validate();
+        if (needsParse === parseNothing) {
+          if (!looksLikeObject(line.source, line.start, line.end)) rec.validate();
+        } else if (needsParse === undefined || needsParse(rec.type)) {
+          rec.validate();
+        }
         core.push(rec, emit);
       } catch (err) {
         if (!(err instanceof InvalidLineError)) throw err;
+        if (handOver(file, line, err.message, rec.raw)) return;
         const prefix = line.terminated ? '' : 'last line cut off (no newline at end of input): ';
         if (passInvalid) {
           warn(`${file}:${line.line}: ${prefix}${err.message}`);
-          passBad(line.bytes);
+          passBad(rec.raw);
         } else {
           reportBad(file, line, `${prefix}${err.message}`);
         }
@@ -513,7 +531,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       inputs,
       async (chunk, file) => {
         splitter.push(chunk, handleLine(file));
-        if (batchBytes > 0) await flush();
+        await flush();
       },
       () => {
         splitter = new LineSplitter(maxLineBytes);

@@ -24,12 +24,12 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
 }
 
-/** Index of the quote closing the string opened at `open`, or -1 when cut off. */
-function stringEnd(buf: Buffer, open: number): number {
+/** Index of the quote closing the string opened at `open` (before `end`), or -1 when cut off. */
+function stringEnd(buf: Buffer, open: number, end: number): number {
   let at = open + 1;
   for (;;) {
     const quote = buf.indexOf(QUOTE, at);
-    if (quote < 0) return -1;
+    if (quote < 0 || quote >= end) return -1;
     let slashes = 0;
     for (let k = quote - 1; k > open && buf[k] === BACKSLASH; k--) slashes++;
     if (slashes % 2 === 0) return quote;
@@ -37,68 +37,143 @@ function stringEnd(buf: Buffer, open: number): number {
   }
 }
 
-function nextNonSpace(buf: Buffer, from: number): number {
+function nextNonSpace(buf: Buffer, from: number, end: number): number {
   let at = from;
-  while (at < buf.length && isSpace(buf[at]!)) at++;
+  while (at < end && isSpace(buf[at]!)) at++;
   return at;
 }
 
 /** Decodes the JSON string literal spanning open..close (quotes included). */
 function decodeString(buf: Buffer, open: number, close: number): string | undefined {
+  let ascii = true;
+  for (let k = open + 1; k < close; k++) {
+    const byte = buf[k]!;
+    if (byte === BACKSLASH) {
+      try {
+        const value: unknown = JSON.parse(buf.toString('utf8', open, close + 1));
+        return typeof value === 'string' ? value : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (byte >= 0x80) ascii = false;
+  }
+  // latin1 decoding is exact for ASCII and cheaper than utf8.
+  return buf.toString(ascii ? 'latin1' : 'utf8', open + 1, close);
+}
+
+/** Whether the string literal open..close is exactly `key`, without decoding when it has no escape. */
+function keyEquals(buf: Buffer, open: number, close: number, key: Buffer): boolean {
+  const length = close - open - 1;
+  if (length === key.length) {
+    let k = 0;
+    while (k < length && buf[open + 1 + k] === key[k]) k++;
+    if (k === length) return true;
+  }
+  // An escaped spelling (\u0074ype) is longer than the key itself.
+  if (length <= key.length) return false;
   let escaped = false;
   for (let k = open + 1; k < close && !escaped; k++) escaped = buf[k] === BACKSLASH;
-  if (!escaped) return buf.toString('utf8', open + 1, close);
-  try {
-    const value: unknown = JSON.parse(buf.toString('utf8', open, close + 1));
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  return escaped && decodeString(buf, open, close) === key.toString('utf8');
 }
+
+const keyCache = new Map<string, Buffer>();
 
 /**
  * Returns the value of the top-level string field `key` of the JSON object in
- * `line`, or `undefined` when the scan cannot vouch for the answer.
+ * `line[start..end)`, or `undefined` when the scan cannot vouch for the answer.
  * A line that is valid JSON and has the field exactly once always gets it.
  */
-export function topLevelString(line: Buffer, key: string): string | undefined {
-  let at = nextNonSpace(line, 0);
-  if (line[at] !== LBRACE) return undefined;
+export function topLevelString(line: Buffer, key: string, start = 0, end = line.length): string | undefined {
+  let keyBytes = keyCache.get(key);
+  if (keyBytes === undefined) {
+    keyBytes = Buffer.from(key);
+    if (keyCache.size < 64) keyCache.set(key, keyBytes);
+  }
+  return lastMember(line, keyBytes, start, end) ?? fullScan(line, keyBytes, start, end);
+}
+
+/**
+ * The O(1) case. Go sorts keys, so `type` is the last member of almost every
+ * event: a line ending in `,"type":"X"}` (X without quote or backslash). That
+ * shape is proof on valid JSON: the final `}` closes the top-level object, so
+ * `"X"` is a whole string, the `:` before it is structural, and the key before
+ * that is exactly `type`, as its opening quote follows an unescaped `,` or `{`.
+ * Being the last member, it is also the value JSON.parse keeps on duplicates.
+ */
+function lastMember(line: Buffer, key: Buffer, start: number, end: number): string | undefined {
+  let close = end - 1;
+  while (close > start && isSpace(line[close]!)) close--;
+  if (line[close] !== RBRACE || line[close - 1] !== QUOTE) return undefined;
+  const valueClose = close - 1;
+  let valueOpen = valueClose - 1;
+  while (valueOpen > start && line[valueOpen] !== QUOTE) {
+    if (line[valueOpen] === BACKSLASH) return undefined;
+    valueOpen--;
+  }
+  // Expect `"KEY":` right before the value, preceded by `,` or `{`.
+  const keyClose = valueOpen - 2;
+  const keyOpen = keyClose - key.length - 1;
+  if (keyOpen - 1 < start || line[valueOpen - 1] !== COLON || line[keyClose] !== QUOTE || line[keyOpen] !== QUOTE) return undefined;
+  const before = line[keyOpen - 1];
+  if (before !== 0x2c && before !== LBRACE) return undefined;
+  for (let k = 0; k < key.length; k++) if (line[keyOpen + 1 + k] !== key[k]) return undefined;
+  return decodeString(line, valueOpen, valueClose);
+}
+
+/** The general case: walk the structure quote to quote. */
+function fullScan(line: Buffer, keyBytes: Buffer, start: number, end: number): string | undefined {
+  let at = nextNonSpace(line, start, end);
+  if (line[at] !== LBRACE || at >= end) return undefined;
   at++;
   let depth = 0;
   let found: string | undefined;
   let seen = 0;
   for (;;) {
-    const quote = line.indexOf(QUOTE, at);
+    let quote = line.indexOf(QUOTE, at);
+    if (quote >= end) quote = -1;
     // Structure between strings: braces and brackets change the depth.
-    const stop = quote < 0 ? line.length : quote;
+    const stop = quote < 0 ? end : quote;
     for (let k = at; k < stop; k++) {
       const byte = line[k];
       if (byte === LBRACE || byte === LBRACKET) depth++;
       else if (byte === RBRACE || byte === RBRACKET) {
         if (depth === 0) {
           // The top-level object closed: only whitespace may follow.
-          if (byte !== RBRACE || nextNonSpace(line, k + 1) !== line.length) return undefined;
+          if (byte !== RBRACE || nextNonSpace(line, k + 1, end) !== end) return undefined;
           return seen === 1 ? found : undefined;
         }
         depth--;
       }
     }
     if (quote < 0) return undefined;
-    const close = stringEnd(line, quote);
+    const close = stringEnd(line, quote, end);
     if (close < 0) return undefined;
     at = close + 1;
     if (depth !== 0) continue;
-    const after = nextNonSpace(line, at);
-    if (line[after] !== COLON) continue; // a value string, not a key
-    if (decodeString(line, quote, close) !== key) continue;
+    const after = nextNonSpace(line, at, end);
+    if (line[after] !== COLON || after >= end) continue; // a value string, not a key
+    if (!keyEquals(line, quote, close, keyBytes)) continue;
     seen++;
-    const valueOpen = nextNonSpace(line, after + 1);
-    if (line[valueOpen] !== QUOTE) return undefined;
-    const valueClose = stringEnd(line, valueOpen);
+    const valueOpen = nextNonSpace(line, after + 1, end);
+    if (line[valueOpen] !== QUOTE || valueOpen >= end) return undefined;
+    const valueClose = stringEnd(line, valueOpen, end);
     if (valueClose < 0) return undefined;
     found = decodeString(line, valueOpen, valueClose);
     if (found === undefined) return undefined;
     at = valueClose + 1;
   }
+}
+
+/**
+ * The O(1) shape check for lines nobody reads: starts with `{` and ends with
+ * `}` (whitespace aside). Blank lines, plain text, arrays and lines cut off
+ * mid-event fail it and get a full parse, which reports them.
+ */
+export function looksLikeObject(line: Buffer, start = 0, end = line.length): boolean {
+  let first = start;
+  while (first < end && isSpace(line[first]!)) first++;
+  let last = end - 1;
+  while (last > first && isSpace(line[last]!)) last--;
+  return last > first && line[first] === LBRACE && line[last] === RBRACE;
 }

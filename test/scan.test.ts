@@ -1,5 +1,5 @@
 import t from 'tap';
-import { topLevelString } from '../lib/scan.js';
+import { looksLikeObject, topLevelString } from '../lib/scan.js';
 
 const cases: Array<[string, string | undefined, string]> = [
   ['{"type":"tool_started"}', 'tool_started', 'plain'],
@@ -11,7 +11,8 @@ const cases: Array<[string, string | undefined, string]> = [
   ['{"type":"tool\\u005fstarted"}', 'tool_started', 'escaped value'],
   ['{"x":"he said \\"type\\":\\"fake\\"","type":"real"}', 'real', 'quoted lookalike inside a string'],
   ['{"x":"a\\\\","type":"after_backslash"}', 'after_backslash', 'string ending in an escaped backslash'],
-  ['{"type":"a","type":"b"}', undefined, 'duplicate key: unsure'],
+  ['{"type":"a","type":"b"}', 'b', 'duplicate key: the last one, as JSON.parse'],
+  ['{"type":"b","x":1,"type":"a","y":2}', undefined, 'duplicate key not last: unsure'],
   ['{"type":1}', undefined, 'non-string type'],
   ['{"type":"cut', undefined, 'cut off in the value'],
   ['{"type":"ok"', undefined, 'object never closed'],
@@ -35,4 +36,42 @@ t.test('agrees with JSON.parse on sorted Go-style lines', async (t) => {
   for (const event of events) {
     t.equal(topLevelString(Buffer.from(JSON.stringify(event)), 'type'), event.type);
   }
+});
+
+t.test('the last-member shortcut never disagrees with JSON.parse', async (t) => {
+  const lines = [
+    '{"a":"x","type":"last"}',
+    '{"a":"x\\",\\"type\\":\\"fake"}',
+    '{"my\\"type":"fake"}',
+    '{"a":{"b":1,"type":"inner"}}',
+    '{"a":["type","x"],"type":"t"}',
+    '{"type":"first","type":"second"}',
+    '{"type":"a\\"b"}',
+    '{"x":1,"type":"t"}  ',
+    '{"x":"\\\\","type":"t"}',
+  ];
+  for (const line of lines) {
+    const parsed = JSON.parse(line) as { type?: unknown };
+    const expected = typeof parsed.type === 'string' ? parsed.type : undefined;
+    const got = topLevelString(Buffer.from(line), 'type');
+    if (got !== undefined) t.equal(got, expected, line);
+    else t.pass(`${line}: unsure, falls back to a parse`);
+  }
+  t.equal(topLevelString(Buffer.from('{"a":{"b":1,"type":"inner"}}'), 'type'), undefined, 'nested last member is not top level');
+  t.equal(topLevelString(Buffer.from('xx{"type":"t"}yy'), 'type', 2, 14), 't', 'offsets');
+});
+
+t.test('looksLikeObject: the shape check for unread lines', async (t) => {
+  const table: Array<[string, boolean]> = [
+    ['{"type":"a"}', true],
+    ['  {"type":"a"}\r', true],
+    ['', false],
+    ['   ', false],
+    ['not json', false],
+    ['[1,2]', false],
+    ['{"type":"cut', false],
+    ['{', false],
+    ['{}', true],
+  ];
+  for (const [line, expected] of table) t.equal(looksLikeObject(Buffer.from(line)), expected, JSON.stringify(line));
 });
