@@ -513,7 +513,13 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
           rec.validate();
         }
         core.push(rec, emit);
-      } catch (err) {
+      } catch (caught) {
+        // An event nested too deeply for the engine's recursion (JSON.stringify
+        // of 10,000 levels) is bad data for this tool, not a crash.
+        const err =
+          caught instanceof RangeError
+            ? new InvalidLineError(`cannot process this event: ${caught.message}`, file, line.line, rec.raw)
+            : caught;
         if (!(err instanceof InvalidLineError)) throw err;
         if (handOver(file, line, err.message, rec.raw)) return;
         const prefix = line.terminated ? '' : 'last line cut off (no newline at end of input): ';
@@ -579,13 +585,21 @@ export function isMain(moduleUrl: string): boolean {
 
 /** Runs the spec when its binary is the program being executed. */
 export function runIfMain(spec: ToolSpec, moduleUrl: string): void {
-  if (!isMain(moduleUrl)) return;
-  run(spec, { handleSignals: true }).then(
+  if (isMain(moduleUrl)) settleProcess(spec.name, run(spec, { handleSignals: true }));
+}
+
+/**
+ * Turns a main's promised status into the process exit status (never
+ * process.exit, so pending output is flushed); a crash is reported as an
+ * internal error with status 70 (EX_SOFTWARE).
+ */
+export function settleProcess(name: string, main: Promise<number>): void {
+  main.then(
     (status) => {
       process.exitCode = status;
     },
     (err: unknown) => {
-      process.stderr.write(`${spec.name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(`${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exitCode = 70;
     },
   );
