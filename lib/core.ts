@@ -60,7 +60,7 @@ export interface Core {
    */
   needsParse?(type: string): boolean;
   /** A bad line, under the pass-invalid policy. Default: copied through as is. */
-  invalid?(raw: Buffer, emit: Emit): void;
+  invalid?(raw: Buffer, emit: Emit, where?: { file: string; line: number }): void;
   /**
    * Every bad line, whatever the policy, for a core that reports bad lines
    * itself (a validator). When defined, the runner hands each bad line here

@@ -45,6 +45,8 @@ export interface FlagSpec {
   alias?: Record<string, string>;
   /** Value flags that may be given several times. Others keep their last value. */
   repeatable?: string[];
+  /** Defaults, e.g. `{ 'default-rules': true }` for a boolean that `--no-default-rules` turns off. */
+  defaults?: Record<string, boolean | string>;
 }
 
 /** Typed access to the parsed flags. */
@@ -211,6 +213,7 @@ export function parseArgs(spec: ToolSpec, argv: string[]): ParsedArgs {
     string: stringFlags,
     boolean: booleanFlags,
     alias,
+    default: own.defaults ?? {},
     '--': true,
     unknown: (arg: string) => {
       if (arg.startsWith('-') && arg !== '-') {
@@ -485,8 +488,8 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       warn(`${file}:${line.line}: ${message}`);
       if (strict) state.stopped = true;
     };
-    const passBad = (raw: Buffer) => {
-      if (core.invalid) core.invalid(raw, emit);
+    const passBad = (raw: Buffer, where: { file: string; line: number }) => {
+      if (core.invalid) core.invalid(raw, emit, where);
       else batch.addBytes(raw);
     };
 
@@ -525,7 +528,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         const prefix = line.terminated ? '' : 'last line cut off (no newline at end of input): ';
         if (passInvalid) {
           warn(`${file}:${line.line}: ${prefix}${err.message}`);
-          passBad(rec.raw);
+          passBad(rec.raw, { file, line: line.line });
         } else {
           reportBad(file, line, `${prefix}${err.message}`);
         }

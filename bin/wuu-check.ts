@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+import { createCheck, isRule, RULES } from '../lib/check.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+
+/** Wraps a rule's description under a 23-column hanging indent, within 80 columns. */
+function ruleLine(id: string, text: string): string {
+  const lines: string[] = [];
+  let current = `  ${id.padEnd(21)}`;
+  for (const word of text.split(' ')) {
+    if (current.length + word.length + 1 > 80 && current.trim() !== id) {
+      lines.push(current.trimEnd());
+      current = ' '.repeat(23);
+    }
+    current += (current.endsWith(' ') ? '' : ' ') + word;
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
+
+const ruleList = RULES.map((r) => ruleLine(r.id, `${r.severity === 'warning' ? '(warning) ' : ''}${r.description}`)).join('\n');
+
+export const spec: ToolSpec = {
+  name: 'wuu-check',
+  summary: 'validate a stream against the wire protocol and report every problem',
+  usage: `Usage: wuu-check [OPTION]... [FILE]...
+Validate each FILE (or stdin) as one 'wuu exec --json' stream against the wire
+protocol. Every problem is printed on stdout, one per line, in input order:
+  FILE:LINE: RULE: MESSAGE
+and a summary line goes to stderr at the end:
+  wuu-check: checked N files: E errors, W warnings
+Every line is parsed. A bad line is a problem (bad-line, cut-line) like any
+other, not a stderr warning. End-of-stream problems (missing-result) carry the
+number of the last line (0 for an empty input).
+
+Options:
+      --json             print problems as JSONL objects
+                         {"file","line","rule","severity","message"}
+      --ignore RULE      do not apply RULE (repeatable, or comma-separated)
+  -q, --quiet            no summary line on stderr
+
+Rules:
+${ruleList}
+
+Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or
+unreadable input. --strict stops at the first bad line.
+
+Examples:
+  wuu-check run.jsonl
+  wuu exec --json "fix the tests" | tee run.jsonl | wuu-check --json`,
+  flags: {
+    string: ['ignore'],
+    boolean: ['json', 'quiet'],
+    alias: { q: 'quiet' },
+    repeatable: ['ignore'],
+  },
+  create({ flags, positionals, warn }) {
+    const ignore = flags.list('ignore', true);
+    for (const id of ignore) {
+      if (!isRule(id)) throw new UsageError(`--ignore: unknown rule '${id}' (see --help for the list)`);
+    }
+    const core = createCheck({ json: flags.bool('json'), ignore, summary: flags.bool('quiet') ? undefined : warn });
+    return { core, inputs: positionals };
+  },
+};
+
+runIfMain(spec, import.meta.url);

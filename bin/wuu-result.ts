@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+import fs from 'node:fs';
+import { createResult, type ResultMode } from '../lib/result.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+
+export const spec: ToolSpec = {
+  name: 'wuu-result',
+  summary: "print the run's final message and exit with a status that mirrors the run",
+  usage: `Usage: wuu-result [OPTION]... [FILE]...
+Print the final_message of the run's result event, followed by a newline, and
+exit with a status that mirrors result.status. Meant as the CI step that fails
+the build:  wuu exec --json "..." | tee run.jsonl | wuu-result
+
+Each FILE is its own run: its output is printed in order, and the first run
+that did not complete decides the exit status. A run that did not complete is
+reported on stderr as 'wuu-result: FILE: status STATUS: ERROR'; an error event
+(the final schema validation disagreed) as 'wuu-result: FILE:LINE: error
+event: ERROR', without changing the exit status.
+
+Options:
+      --structured       print structured_result as JSON instead (exit 9 when a
+                         completed run has none)
+      --json             print the whole result event, as its original bytes
+      --tee              copy the stream to stdout unchanged, each event as it
+                         arrives; the output goes to --output FILE (required)
+  -o, --output FILE      write the output to FILE instead of stdout (FILE is
+                         truncated at start; empty when there is no result)
+
+Exit status (beyond 1 bad data, 2 usage):
+  0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
+  7 no result event (the producer was killed or the stream was cut)
+  8 unknown or missing status   9 --structured: no structured_result
+
+Examples:
+  wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
+  wuu-result --structured structured.jsonl
+  wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool`,
+  flags: {
+    string: ['output'],
+    boolean: ['structured', 'json', 'tee'],
+    alias: { o: 'output' },
+  },
+  create({ flags, positionals, warn }) {
+    if (flags.bool('structured') && flags.bool('json')) throw new UsageError('--structured and --json exclude each other');
+    const tee = flags.bool('tee');
+    const output = flags.string('output');
+    if (tee && output === undefined) throw new UsageError('--tee needs --output FILE for the message (stdout carries the stream)');
+    let write: ((data: string | Buffer) => void) | undefined;
+    if (output !== undefined) {
+      let fd: number;
+      try {
+        // Opened (and truncated) now: a bad path is a usage error before any input is read,
+        // and a stale message from an earlier run never survives.
+        fd = fs.openSync(output, 'w');
+      } catch (err) {
+        throw new UsageError(`cannot write ${output}: ${(err as Error).message}`);
+      }
+      write = (data) => {
+        fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      };
+    }
+    const mode: ResultMode = flags.bool('structured') ? 'structured' : flags.bool('json') ? 'json' : 'message';
+    return { core: createResult({ mode, tee, write, warn }), inputs: positionals };
+  },
+};
+
+runIfMain(spec, import.meta.url);

@@ -1,0 +1,382 @@
+import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
+import { check, checkBytes, createCheck, isRule, jsonType, RULES, SCHEMA, schemaProblems } from '../lib/check.js';
+import { parse } from '../lib/core.js';
+import { KNOWN_TYPES } from '../lib/events.js';
+import { LineRecord, parseEventBytes, type Output } from '../lib/jsonl.js';
+import { chunked, example, pipeThrough, readExample, ROOT, runBin, runShell } from './helpers.js';
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'check');
+const fixture = (name: string) => path.join(FIXTURES, `${name}.jsonl`);
+const rel = (name: string) => `test/fixtures/check/${name}.jsonl`;
+
+const CUT = 'last line cut off (no newline at end of input)';
+const NO_RESULT = 'the stream ended without a result event (the producer was killed or the stream was cut)';
+
+/**
+ * Expected problems of every example and fixture, written by hand from how
+ * each file was built (see the fixture list in the test below): [line, rule, message].
+ */
+const EXPECTED: Record<string, Array<[number, string, string]>> = {
+  'examples/run.jsonl': [],
+  'examples/failed.jsonl': [],
+  'examples/structured.jsonl': [],
+  'examples/timeout.jsonl': [],
+  'examples/killed.jsonl': [
+    [22, 'cut-line', `${CUT}: not valid JSON (Unterminated string in JSON at position 57)`],
+    [22, 'missing-result', NO_RESULT],
+  ],
+  clean: [],
+  'ok-setup-failed': [],
+  'bad-line': [[4, 'bad-line', 'not valid JSON (Unexpected token \'o\', "not json" is not valid JSON)']],
+  'cut-line': [
+    [18, 'cut-line', `${CUT}: not valid JSON (Unterminated string in JSON at position 40)`],
+    [18, 'missing-result', NO_RESULT],
+  ],
+  'unknown-type': [[4, 'unknown-type', 'unknown event type "future_event"']],
+  'missing-field': [[4, 'missing-field', 'agent_message_delta: missing required field "delta"']],
+  'wrong-type': [
+    [14, 'wrong-type', 'usage_updated: "thread_id" is null, expected a string'],
+    [14, 'wrong-type', 'usage_updated: "input_tokens" is a string, expected a number'],
+  ],
+  'bad-arguments': [[11, 'bad-arguments', 'tool_started: "arguments" does not hold valid JSON (Unexpected end of JSON input)']],
+  'unknown-status': [[18, 'unknown-status', 'result status "cancelled" is not one the wire format names']],
+  'missing-result': [[17, 'missing-result', NO_RESULT]],
+  'result-not-last': [[19, 'result-not-last', 'subagent_updated after the result at line 18 (only the result ends a run)']],
+  'duplicate-result': [[19, 'duplicate-result', 'a second result event (the first is at line 18)']],
+  'duplicate-turn': [[4, 'duplicate-turn', 'turn tu_1 already started at line 3']],
+  'unknown-turn': [[4, 'unknown-turn', 'agent_message_delta for turn tu_9, which never started']],
+  'ended-turn': [[18, 'ended-turn', 'agent_message_final for turn tu_1, which ended at line 17 (turn_completed)']],
+  'usage-decreased': [[15, 'usage-decreased', 'output_tokens went down from 40 to 30 in turn tu_1 (snapshots are cumulative)']],
+  'tool-not-started': [[14, 'tool-not-started', 'tool_output_delta for tool item it_9, which never started']],
+  'tool-started-twice': [[12, 'tool-started-twice', 'tool item it_2 already started at line 11']],
+  'tool-after-end': [[14, 'tool-after-end', 'tool_output_delta for tool item it_2, which ended at line 13']],
+  'tool-not-ended': [[16, 'tool-not-ended', 'tool item it_2 (started at line 11) never ended before its turn tu_1 completed']],
+  'command-without-tool': [[7, 'command-without-tool', 'command_started for item it_1 does not come right after its tool_started']],
+  'id-mismatch': [[4, 'id-mismatch', 'agent_message_delta for turn tu_1 on thread th_2, but the turn is on thread th_1 (line 3)']],
+};
+
+const WARNINGS = new Set(['unknown-type', 'unknown-status']);
+const pathOf = (name: string) => (name.startsWith('examples/') ? name : rel(name));
+const textOf = (name: string) => EXPECTED[name]!.map(([line, rule, message]) => `${pathOf(name)}:${line}: ${rule}: ${message}\n`).join('');
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+function summaryOf(names: string[]): string {
+  const all = names.flatMap((n) => EXPECTED[n]!);
+  const warnings = all.filter(([, rule]) => WARNINGS.has(rule)).length;
+  return `wuu-check: checked ${plural(names.length, 'file')}: ${plural(all.length - warnings, 'error')}, ${plural(warnings, 'warning')}\n`;
+}
+
+t.test('every rule has a fixture, and every fixture file is listed', async (t) => {
+  const files = fs.readdirSync(FIXTURES).map((f) => f.replace(/\.jsonl$/, '')).sort();
+  t.same(files, Object.keys(EXPECTED).filter((k) => !k.startsWith('examples/')).sort());
+  for (const rule of RULES) {
+    t.ok(Object.hasOwn(EXPECTED, rule.id), `fixture for ${rule.id}`);
+    t.ok(EXPECTED[rule.id]!.some(([, r]) => r === rule.id), `${rule.id} fixture triggers it`);
+  }
+});
+
+t.test('rules: stable kebab-case ids, unique, two warnings', async (t) => {
+  const ids = RULES.map((r) => r.id);
+  t.equal(new Set(ids).size, ids.length);
+  for (const id of ids) t.match(id, /^[a-z]+(-[a-z]+)*$/);
+  t.same(RULES.filter((r) => r.severity === 'warning').map((r) => r.id), ['unknown-type', 'unknown-status']);
+  t.equal(isRule('bad-line'), true);
+  t.equal(isRule('__proto__'), false);
+});
+
+t.test('the schema covers every known type and nothing else', async (t) => {
+  t.same([...SCHEMA.keys()].sort(), [...KNOWN_TYPES].sort());
+});
+
+t.test('jsonType names JSON types', async (t) => {
+  t.same([null, [], {}, 'a', 1, true].map(jsonType), ['null', 'array', 'object', 'string', 'number', 'boolean']);
+});
+
+t.test('schemaProblems: a table', async (t) => {
+  const table: Array<[Record<string, unknown>, Array<[string, string]>]> = [
+    [{ type: 'turn_started', thread_id: 'th', turn_id: 'tu' }, []],
+    [{ type: 'turn_started', thread_id: '', turn_id: '' }, []],
+    [{ type: 'turn_started', thread_id: 'th' }, [['missing-field', 'turn_started: missing required field "turn_id"']]],
+    [{ type: 'turn_started', thread_id: 7, turn_id: 'tu' }, [['wrong-type', 'turn_started: "thread_id" is a number, expected a string']]],
+    [{ type: 'turn_started', thread_id: 'th', turn_id: 'tu', extra: 1 }, []],
+    [{ type: 'future', x: 1 }, []],
+    [
+      { type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: { command: 'ls' } },
+      [['wrong-type', 'tool_started: "arguments" is an object, expected a string holding JSON']],
+    ],
+    [
+      { type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: 'ls -la' },
+      [['bad-arguments', 'tool_started: "arguments" does not hold valid JSON (Unexpected token \'l\', "ls -la" is not valid JSON)']],
+    ],
+    [{ type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'x', arguments: '{}' }, []],
+    [
+      { type: 'command_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: '{}', process_id: 4242 },
+      [],
+    ],
+    [
+      { type: 'command_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: '{}', process_id: true },
+      [['wrong-type', 'command_started: "process_id" is a boolean, expected a string or a number']],
+    ],
+    [
+      { type: 'result', status: 'completed', thread_id: '', turn_id: '', run_id: '', final_message: '', trace_path: '', structured_result: null },
+      [],
+    ],
+    [
+      { type: 'result', status: 'completed', thread_id: '', turn_id: '', run_id: '', trace_path: '', error: 3 },
+      [
+        ['missing-field', 'result: missing required field "final_message"'],
+        ['wrong-type', 'result: "error" is a number, expected a string'],
+      ],
+    ],
+    [{ type: 'todo_updated', thread_id: 'th', turn_id: 'tu', todo: null }, []],
+    [{ type: 'todo_updated', thread_id: 'th', turn_id: 'tu' }, [['missing-field', 'todo_updated: missing required field "todo"']]],
+    [{ type: 'session_configured', protocol_version: '1', provider: 'p', model: 'm', effort: '', variant: '', max_parallel: 4, workspace_root: '/', permissions: [] }, [['wrong-type', 'session_configured: "permissions" is an array, expected an object']]],
+    [{ type: 'provider_state', thread_id: 'th', turn_id: 'tu' }, []],
+    [{ type: 'subagent_started', thread_id: 'th', agent_id: 'a', agent_type: 'x', status: 'running', result_truncated: 'no' }, [['wrong-type', 'subagent_started: "result_truncated" is a string, expected a boolean']]],
+    [{ type: 'error', thread_id: 'th', turn_id: 'tu', run_id: 'r', error: 'e', retrying: 'false' }, [['wrong-type', 'error: "retrying" is a string, expected a boolean']]],
+  ];
+  for (const [event, expected] of table) t.same(schemaProblems(event), expected, JSON.stringify(event));
+});
+
+/** Runs the core over lines as the runner would (bad lines to badLine) and returns [outputs, status, summary]. */
+function runCore(text: string, options: Parameters<typeof createCheck>[0] = {}, file = 'f.jsonl'): [string, number, string[]] {
+  const summaries: string[] = [];
+  const core = createCheck({ summary: (line) => summaries.push(line), ...options });
+  const out: Output[] = [];
+  const emit = (o: Output) => out.push(o);
+  const lines = text === '' ? [] : text.split('\n');
+  const terminatedAll = text.endsWith('\n');
+  if (terminatedAll) lines.pop();
+  lines.forEach((line, i) => {
+    const bytes = Buffer.from(line);
+    const parsed = parseEventBytes(bytes);
+    const terminated = terminatedAll || i < lines.length - 1;
+    if ('error' in parsed) core.badLine({ file, line: i + 1, message: parsed.error, terminated, raw: bytes }, emit);
+    else core.push(new LineRecord(bytes, file, i + 1), emit);
+  });
+  core.endFile?.(file, emit);
+  core.end?.(emit);
+  return [out.map((o) => (typeof o === 'string' ? o : 'RECORD')).join(''), core.status?.() ?? 0, summaries];
+}
+
+const ev = (fields: Record<string, unknown>) => JSON.stringify(fields);
+const T1 = { thread_id: 'th', turn_id: 'tu1' };
+const T2 = { thread_id: 'th', turn_id: 'tu2' };
+const START1 = ev({ type: 'turn_started', ...T1 });
+const START2 = ev({ type: 'turn_started', ...T2 });
+const RESULT = ev({ type: 'result', status: 'completed', thread_id: 'th', turn_id: 'tu1', run_id: 'r1', final_message: '', trace_path: '' });
+const tool = (type: string, turn: Record<string, string>, item: string, extra: Record<string, unknown> = {}) =>
+  ev({ type, ...turn, item_id: item, ...extra });
+const STARTED = { name: 'read_file', arguments: '{}' };
+const DONE = { name: 'read_file', status: 'completed', error: '' };
+
+t.test('core: cross-event rules, a table', async (t) => {
+  const table: Array<[string, string[], string]> = [
+    ['empty input: only the missing result, at line 0', [], 'f.jsonl:0: missing-result: ' + NO_RESULT + '\n'],
+    [
+      'an item in two turns',
+      [START1, START2, tool('tool_started', T1, 'it', STARTED), tool('tool_completed', T2, 'it', DONE), RESULT],
+      'f.jsonl:4: id-mismatch: tool_completed for item it in turn tu2, but the item started in turn tu1 (line 3)\n',
+    ],
+    [
+      'a turn on a thread nobody announced',
+      [ev({ type: 'thread_started', thread_id: 'th', model: '', provider: '', cwd: '' }), ev({ type: 'turn_started', thread_id: 'other', turn_id: 'tu1' }), RESULT],
+      'f.jsonl:2: id-mismatch: turn tu1 is on thread other, which no thread_* event announced\n' +
+        'f.jsonl:3: id-mismatch: result names turn tu1 on thread th, but the turn is on thread other (line 2)\n',
+    ],
+    [
+      "error run_id unlike the result's",
+      [START1, ev({ type: 'error', ...T1, run_id: 'r0', error: 'x', retrying: false }), RESULT],
+      "f.jsonl:3: id-mismatch: result run_id r1 differs from the error event's run_id r0 (line 2)\n",
+    ],
+    ['a result for a turn never started', [RESULT], 'f.jsonl:1: unknown-turn: result names turn tu1, which never started\n'],
+    [
+      'tool_removed ends an item; later output is after its end',
+      [START1, tool('tool_started', T1, 'it', STARTED), tool('tool_removed', T1, 'it'), tool('tool_output_delta', T1, 'it', { delta: '' }), RESULT],
+      'f.jsonl:4: tool-after-end: tool_output_delta for tool item it, which ended at line 3\n',
+    ],
+    [
+      'file_changed for an unknown item',
+      [START1, tool('file_changed', T1, 'nope', { tool_name: 'write_file', path: '/a' }), RESULT],
+      'f.jsonl:2: tool-not-started: file_changed for tool item nope, which never started\n',
+    ],
+    [
+      'file_changed after the tool completed is fine',
+      [START1, tool('tool_started', T1, 'it', STARTED), tool('tool_completed', T1, 'it', DONE), tool('file_changed', T1, 'it', { tool_name: 'read_file', path: '/a' }), RESULT],
+      '',
+    ],
+    [
+      'a command twin as the very first event',
+      [tool('command_removed', T1, 'it', { name: 'bash', arguments: '{}' })],
+      'f.jsonl:1: unknown-turn: command_removed for turn tu1, which never started\n' +
+        'f.jsonl:1: command-without-tool: command_removed for item it does not come right after its tool_removed\n' +
+        'f.jsonl:1: missing-result: ' + NO_RESULT + '\n',
+    ],
+    [
+      'a command twin for another item',
+      [START1, tool('tool_started', T1, 'a', STARTED), tool('command_started', T1, 'b', { name: 'bash', arguments: '{}' })],
+      'f.jsonl:3: command-without-tool: command_started for item b does not come right after its tool_started\n' +
+        'f.jsonl:3: missing-result: ' + NO_RESULT + '\n',
+    ],
+    [
+      'after a bad line the command twin is not blamed',
+      [START1, tool('tool_started', T1, 'it', { name: 'bash', arguments: '{}' }), '{oops', tool('command_started', T1, 'it', { name: 'bash', arguments: '{}' }), RESULT],
+      `f.jsonl:3: bad-line: not valid JSON (Expected property name or '}' in JSON at position 1)\n`,
+    ],
+    [
+      'turn_failed ends a turn with its tools open, which is fine',
+      [START1, tool('tool_started', T1, 'it', STARTED), ev({ type: 'turn_failed', ...T1, error: 'x' }), RESULT],
+      '',
+    ],
+    [
+      'only the first event after the result is reported',
+      [START1, RESULT, ev({ type: 'x' }), ev({ type: 'y' })],
+      'f.jsonl:3: result-not-last: x after the result at line 2 (only the result ends a run)\n' +
+        'f.jsonl:3: unknown-type: unknown event type "x"\n' +
+        'f.jsonl:4: unknown-type: unknown event type "y"\n',
+    ],
+    [
+      'usage decreasing on two counters',
+      [
+        START1,
+        ev({ type: 'usage_updated', ...T1, input_tokens: 10, output_tokens: 5, cache_creation_tokens: 0, cache_read_tokens: 0 }),
+        ev({ type: 'usage_updated', ...T1, input_tokens: 9, output_tokens: 4, cache_creation_tokens: 0, cache_read_tokens: 0 }),
+        ev({ type: 'usage_updated', ...T2, input_tokens: 1, output_tokens: 1, cache_creation_tokens: 0, cache_read_tokens: 0 }),
+        RESULT,
+      ],
+      'f.jsonl:3: usage-decreased: input_tokens went down from 10 to 9 in turn tu1 (snapshots are cumulative)\n' +
+        'f.jsonl:3: usage-decreased: output_tokens went down from 5 to 4 in turn tu1 (snapshots are cumulative)\n' +
+        'f.jsonl:4: unknown-turn: usage_updated for turn tu2, which never started\n',
+    ],
+    [
+      'ids with __proto__ and constructor are plain keys',
+      [ev({ type: 'turn_started', thread_id: '__proto__', turn_id: '__proto__' }), tool('tool_started', { thread_id: '__proto__', turn_id: '__proto__' }, 'constructor', STARTED), ev({ type: 'result', status: 'completed', thread_id: '__proto__', turn_id: '__proto__', run_id: '', final_message: '', trace_path: '' })],
+      '',
+    ],
+  ];
+  for (const [name, lines, expected] of table) {
+    const [out] = runCore(lines.map((l) => `${l}\n`).join(''));
+    t.equal(out, expected, name);
+  }
+});
+
+t.test('core: status, summary, --json, --ignore', async (t) => {
+  const clean = runCore(readExample('run.jsonl'));
+  t.same(clean, ['', 0, ['checked 1 file: 0 errors, 0 warnings']]);
+  const warnOnly = runCore(`${START1}\n${ev({ type: 'x' })}\n${RESULT}\n`);
+  t.same([warnOnly[1], warnOnly[2]], [0, ['checked 1 file: 0 errors, 1 warning']], 'warnings do not fail');
+  const killed = runCore(readExample('killed.jsonl'), { json: true }, 'k');
+  t.same(killed[0].split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown), [
+    { file: 'k', line: 22, rule: 'cut-line', severity: 'error', message: `${CUT}: not valid JSON (Unterminated string in JSON at position 57)` },
+    { file: 'k', line: 22, rule: 'missing-result', severity: 'error', message: NO_RESULT },
+  ]);
+  t.equal(killed[1], 1);
+  const ignored = runCore(readExample('killed.jsonl'), { ignore: ['cut-line', 'missing-result'] });
+  t.same(ignored, ['', 0, ['checked 1 file: 0 errors, 0 warnings']], 'ignored rules neither print nor count');
+});
+
+t.test('core: each file is its own stream', async (t) => {
+  const core = createCheck();
+  const out: string[] = [];
+  const emit = (o: Output) => out.push(String(o));
+  const lines = readExample('timeout.jsonl').split('\n').filter(Boolean);
+  // The first file has the turn and no result; the second only the result, which names a turn it never started.
+  lines.slice(0, -1).forEach((l, i) => core.push(new LineRecord(Buffer.from(l), 'a', i + 1), emit));
+  core.endFile?.('a', emit);
+  core.push(new LineRecord(Buffer.from(lines[lines.length - 1]!), 'b', 1), emit);
+  core.endFile?.('b', emit);
+  t.same(out, [`a:6: missing-result: ${NO_RESULT}\n`, 'b:1: unknown-turn: result names turn tu_t1, which never started\n']);
+});
+
+const ALL = Object.keys(EXPECTED);
+const bytesOf = (name: string) => fs.readFileSync(path.join(ROOT, pathOf(name)));
+
+t.test('stream API: checkBytes in 1- and 7-byte chunks', async (t) => {
+  for (const name of ALL) {
+    for (const size of [1, 7]) {
+      const out = await pipeThrough<string>(chunked(bytesOf(name), size), checkBytes({ file: pathOf(name) }));
+      t.equal(out.join(''), textOf(name), `${name}, chunks of ${size}`);
+    }
+  }
+});
+
+t.test('stream API: checkBytes --json, and check() after parse()', async (t) => {
+  const out = await pipeThrough<string>(chunked(bytesOf('usage-decreased'), 7), checkBytes({ file: 'u', json: true }));
+  t.same(out.map((l) => JSON.parse(l) as unknown), [
+    { file: 'u', line: 15, rule: 'usage-decreased', severity: 'error', message: EXPECTED['usage-decreased']![0]![2] },
+  ]);
+  const oversize = await pipeThrough<string>([Buffer.from(`${'x'.repeat(500)}\n${RESULT}\n`)], checkBytes({ maxLineBytes: 200 }));
+  t.same(oversize, [
+    '-:1: bad-line: line of 500 bytes exceeds the maximum line size 200; dropped\n',
+    '-:2: unknown-turn: result names turn tu1, which never started\n',
+  ]);
+  const viaParse = await pipeThrough<string>(chunked(readExample('failed.jsonl'), 7), parse({ file: 'f' }), check());
+  t.same(viaParse, []);
+  const missing = await pipeThrough<string>(chunked(bytesOf('missing-result'), 1), parse({ file: 'm' }), check());
+  t.same(missing, [`m:17: missing-result: ${NO_RESULT}\n`]);
+});
+
+t.test('binary: every example and fixture, exact stdout, stderr and exit status', async (t) => {
+  for (const name of ALL) {
+    const r = await runBin('wuu-check', [pathOf(name)]);
+    const errors = EXPECTED[name]!.filter(([, rule]) => !WARNINGS.has(rule)).length;
+    t.same(r, { stdout: textOf(name), stderr: summaryOf([name]), code: errors > 0 ? 1 : 0, signal: null }, name);
+  }
+});
+
+t.test('binary: several files, a directory, stdin, --json, --quiet, --ignore', async (t) => {
+  const both = await runBin('wuu-check', ['examples/killed.jsonl', rel('unknown-type'), 'examples/run.jsonl']);
+  t.same(both, {
+    stdout: textOf('examples/killed.jsonl') + textOf('unknown-type'),
+    stderr: summaryOf(['examples/killed.jsonl', 'unknown-type', 'examples/run.jsonl']),
+    code: 1,
+    signal: null,
+  });
+  const dir = await runBin('wuu-check', ['examples']);
+  t.same([dir.stdout, dir.stderr, dir.code], [
+    textOf('examples/killed.jsonl'),
+    'wuu-check: checked 5 files: 2 errors, 0 warnings\n',
+    1,
+  ]);
+  const stdin = await runBin('wuu-check', ['-q'], { input: bytesOf('tool-not-ended') });
+  t.same(stdin, { stdout: textOf('tool-not-ended').replaceAll(rel('tool-not-ended'), '<stdin>'), stderr: '', code: 1, signal: null });
+  const json = await runBin('wuu-check', ['--json', '--quiet', rel('wrong-type')]);
+  t.same(
+    json.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown),
+    EXPECTED['wrong-type']!.map(([line, rule, message]) => ({ file: rel('wrong-type'), line, rule, severity: 'error', message })),
+  );
+  const ignore = await runBin('wuu-check', ['--ignore', 'cut-line,missing-result', 'examples/killed.jsonl']);
+  t.same([ignore.stdout, ignore.stderr, ignore.code], ['', 'wuu-check: checked 1 file: 0 errors, 0 warnings\n', 0]);
+  const strict = await runBin('wuu-check', ['--strict', rel('bad-line'), 'examples/killed.jsonl']);
+  t.same([strict.stdout, strict.stderr, strict.code], [textOf('bad-line'), '', 1], '--strict stops at the first bad line');
+  const pass = await runBin('wuu-check', ['--pass-invalid', '-q', rel('bad-line')]);
+  t.same([pass.stdout, pass.stderr, pass.code], [textOf('bad-line'), '', 1], 'a bad line is a problem under any policy');
+});
+
+t.test('binary: usage errors and help', async (t) => {
+  const cases: Array<[string[], string]> = [
+    [['--ignore', 'nope'], "--ignore: unknown rule 'nope' (see --help for the list)"],
+    [['--bogus'], 'unknown option --bogus'],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runBin('wuu-check', args);
+    t.same(r, { stdout: '', stderr: `wuu-check: ${message}\nTry 'wuu-check --help' for more information.\n`, code: 2, signal: null });
+  }
+  const missing = await runBin('wuu-check', ['-q', 'missing.jsonl']);
+  t.same([missing.stdout, missing.stderr, missing.code], ['', 'wuu-check: missing.jsonl: No such file or directory\n', 2]);
+  const help = await runBin('wuu-check', ['--help']);
+  t.equal(help.code, 0);
+  for (const rule of RULES) t.match(help.stdout, new RegExp(`\\n  ${rule.id} `), rule.id);
+  const own = help.stdout.slice(0, help.stdout.indexOf('Input and bad-line policy'));
+  t.same(own.split('\n').filter((line) => line.length > 80), [], "the tool's own help fits 80 columns");
+});
+
+t.test('shell: CI-style pipelines', async (t) => {
+  const ok = await runShell('cat examples/run.jsonl | wuu-check -q && echo valid');
+  t.same([ok.stdout, ok.stderr, ok.code], ['valid\n', '', 0]);
+  const bad = await runShell('tmp=$(mktemp) && cat examples/killed.jsonl | tee "$tmp" | wuu-check -q; echo "status=$?"; cmp -s "$tmp" examples/killed.jsonl && echo same; rm -f "$tmp"');
+  t.same([bad.stdout, bad.stderr, bad.code], [textOf('examples/killed.jsonl').replaceAll('examples/killed.jsonl', '<stdin>') + 'status=1\nsame\n', '', 0]);
+  const rules = await runShell('{ wuu-check --json -q test/fixtures/check || true; } | jq -r .rule | sort -u | wc -l');
+  t.same([rules.stdout.trim(), rules.code], [String(RULES.length), 0], 'the fixture directory triggers every rule');
+});
