@@ -11,7 +11,7 @@
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from './core.js';
-import { FAMILIES, TURN_END_TYPES, type WuuEvent } from './events.js';
+import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
 import { makeRecord, type EventRecord } from './jsonl.js';
 
 /** Default cap on the output kept per tool call: 1 MiB. */
@@ -20,7 +20,10 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** The event types the accumulator consumes: message pieces, tool_* and command_*. */
-export const PIECE_TYPES: ReadonlySet<string> = new Set([...FAMILIES.message!, ...FAMILIES.tool!]);
+export const PIECE_TYPES: ReadonlySet<string> = new Set(
+  // Wire types only: the derived agent_message and tool_call are whole units, passed through.
+  [...FAMILIES.message!, ...FAMILIES.tool!].filter(isWireType),
+);
 
 /** A whole agent message, as emitted by wuu-accumulate. */
 export interface AgentMessage {

@@ -10,7 +10,7 @@
 import type { Transform } from 'node:stream';
 import through2 from 'through2';
 import { coreStream, type BadLine, type Core, type Emit } from './core.js';
-import { isKnownType, TURN_END_TYPES } from './events.js';
+import { isWireType, TURN_END_TYPES } from './events.js';
 import { DEFAULT_MAX_LINE_BYTES, LineRecord, LineSplitter, lineBytes, type EventRecord, type Line } from './jsonl.js';
 
 /** How serious a problem is: errors fail the check, warnings do not. */
@@ -357,7 +357,7 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
         at('result-not-last', `${type} after the result at line ${state.result.line} (only the result ends a run)`);
       }
     }
-    if (!isKnownType(type)) {
+    if (!isWireType(type)) {
       at('unknown-type', `unknown event type "${type}"`);
       return;
     }

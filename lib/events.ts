@@ -257,9 +257,23 @@ export const KNOWN_TYPES: readonly string[] = Object.freeze([
   'result',
 ]);
 
-const KNOWN_SET = new Set(KNOWN_TYPES);
+/**
+ * Event types this toolkit itself writes: whole units built by wuu-accumulate
+ * (`agent_message`, `tool_call`) and wuu-turns (`turn`). Filters accept them
+ * like wire types, so `wuu-accumulate | wuu-filter tool_call` just works.
+ */
+export const DERIVED_TYPES: readonly string[] = Object.freeze(['agent_message', 'tool_call', 'turn']);
 
-/** True when `type` is one the wire format names. */
+const KNOWN_SET = new Set([...KNOWN_TYPES, ...DERIVED_TYPES]);
+
+const WIRE_SET = new Set(KNOWN_TYPES);
+
+/** True when `type` is one the wire format names (what a producer may write). */
+export function isWireType(type: string): boolean {
+  return WIRE_SET.has(type);
+}
+
+/** True when `type` is one the wire format names, or one this toolkit derives. */
 export function isKnownType(type: string): boolean {
   return KNOWN_SET.has(type);
 }
@@ -273,10 +287,12 @@ export const TURN_END_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * Named groups of event types, used by `wuu-filter` selectors.
- * `tool` includes the command_* twins because they describe the same items.
+ * `tool` includes the command_* twins because they describe the same items;
+ * families also cover the derived types (tool_call, agent_message, turn).
  */
 export const FAMILIES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   tool: [
+    'tool_call',
     'tool_started',
     'tool_output_delta',
     'tool_completed',
@@ -287,9 +303,9 @@ export const FAMILIES: Readonly<Record<string, readonly string[]>> = Object.free
     'command_removed',
   ],
   command: ['command_started', 'command_output_delta', 'command_completed', 'command_removed'],
-  message: ['agent_message_delta', 'agent_message_final'],
+  message: ['agent_message', 'agent_message_delta', 'agent_message_final'],
   usage: ['usage_updated', 'turn_completed'],
-  turn: ['turn_started', 'turn_completed', 'turn_failed', 'turn_interrupted'],
+  turn: ['turn', 'turn_started', 'turn_completed', 'turn_failed', 'turn_interrupted'],
   subagent: ['subagent_started', 'subagent_updated', 'subagent_completed'],
   file: ['file_changed'],
   todo: ['todo_updated'],

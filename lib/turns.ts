@@ -8,7 +8,7 @@
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from './core.js';
-import { FAMILIES, isKnownType, TURN_END_TYPES, type WuuEvent } from './events.js';
+import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
 import type { EventRecord } from './jsonl.js';
 import {
   builtRecord,
@@ -280,7 +280,7 @@ export function createTurns(options: TurnsOptions = {}): Core {
       const key = turnKey(threadId, turnId);
       let turn = open.get(key);
       // An unknown type belongs to a turn only when it names one (turn_id) that is open.
-      if (!isKnownType(type) && (turn === undefined || typeof ownField(event, 'turn_id') !== 'string')) {
+      if (!isWireType(type) && (turn === undefined || typeof ownField(event, 'turn_id') !== 'string')) {
         if (!options.onlyTurns) emit(rec);
         return;
       }
