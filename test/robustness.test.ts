@@ -158,7 +158,7 @@ t.test('a 64 MiB single line: a clear error and bounded memory, later events kep
     const r = await measured(spec.name, [], input);
     assertNoCrash(t, r, spec.name);
     // wuu-check reports problems on stdout, every other tool on stderr.
-    t.match(r.stderr + r.stdout, /<stdin>:1: (bad-line: )?line of 67108928 bytes exceeds --max-line-bytes 33554432; dropped/, `${spec.name} reports line 1`);
+    t.match(r.stderr + r.stdout, /<stdin>:1: (bad-line: )?line of 67108927 bytes exceeds --max-line-bytes 33554432; dropped/, `${spec.name} reports line 1`);
     t.ok(r.rssMb < 200, `${spec.name} peak memory ${r.rssMb.toFixed(0)} MB < 200 MB`);
   }
   const raised = await measured('wuu-filter', ['--max-line-bytes', '100M'], input);

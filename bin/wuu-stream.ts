@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { isMain, settleProcess } from '../lib/runner.js';
+import { umbrellaMain } from '../lib/umbrella.js';
+import { spec as accumulate } from './wuu-accumulate.js';
+import { spec as check } from './wuu-check.js';
+import { spec as filter } from './wuu-filter.js';
+import { spec as pretty } from './wuu-pretty.js';
+import { spec as redact } from './wuu-redact.js';
+import { spec as result } from './wuu-result.js';
+import { spec as turns } from './wuu-turns.js';
+import { spec as usage } from './wuu-usage.js';
+
+/** Every tool, in the order `wuu-stream` lists them. */
+export const tools = [filter, accumulate, turns, redact, usage, result, check, pretty];
+
+if (isMain(import.meta.url)) settleProcess('wuu-stream', umbrellaMain(tools, { handleSignals: true }));
