@@ -10,6 +10,12 @@ export interface BenchCase {
   ours: string[];
   /** A jq program doing the same job, run as `jq <jqArgs> < stream`. */
   jqArgs: string[];
+  /**
+   * Run jq on only the first N MB of the stream (cut at a line end) and compare
+   * throughputs: for jq programs too slow to finish the full stream in a
+   * reasonable time (regex walks run at well under 1 MB/s).
+   */
+  jqSampleMb?: number;
   /** Required speed-up over jq (ours throughput / jq throughput), from the issue. */
   minRatioVsJq?: number;
   /** Peak RSS limit for our binary, in MB, from the issue. */

@@ -881,7 +881,10 @@ export function createRedact(options: RedactOptions = {}): Core {
       }
       const newKey = top && WIRE_FIELDS.has(key) ? key : engine.text(key, hits);
       let newValue: unknown;
-      if (engine.secretKeys && typeof value === 'string' && value !== '' && namesSecret(key) && !PLACEHOLDER_ONLY.test(value)) {
+      // The redacted key is judged too: `AKIA…password` only names a password once its
+      // secret part became a placeholder, and a second pass would see it that way.
+      const keyNamesSecret = namesSecret(key) || (newKey !== key && namesSecret(newKey));
+      if (engine.secretKeys && typeof value === 'string' && value !== '' && keyNamesSecret && !PLACEHOLDER_ONLY.test(value)) {
         newValue = engine.placeholder('secret', 'key-value', value);
         hits.push('key-value');
       } else {

@@ -119,3 +119,14 @@ export function jsonl(text: string): Array<Record<string, unknown>> {
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/** The `## NAME` section of README.md, heading included, up to the next `## ` heading. */
+export function readmeSection(name: string): string {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.split(/^(?=## )/m).find((part) => part.startsWith(`## ${name}\n`));
+  if (section === undefined) throw new Error(`README.md has no '## ${name}' section`);
+  return section;
+}
+
+/** The fast-check seed: fixed, so CI is repeatable; FC_SEED=<n> explores other inputs. */
+export const FC_SEED = Number(process.env.FC_SEED ?? 20261202);

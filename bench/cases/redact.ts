@@ -25,6 +25,7 @@ const cases: BenchCase[] = [
     name: 'redact (default rules)',
     ours: ['wuu-redact'],
     jqArgs: ['-c', JQ_REDACT],
+    jqSampleMb: 1,
     minRatioVsJq: 2,
     maxRssMb: 150,
   },
@@ -32,6 +33,7 @@ const cases: BenchCase[] = [
     name: 'redact --check',
     ours: ['wuu-redact', '--check'],
     jqArgs: ['-c', JQ_REDACT],
+    jqSampleMb: 1,
   },
 ];
 export default cases;
