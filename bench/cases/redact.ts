@@ -11,10 +11,33 @@ const q = (text: string) => JSON.stringify(text);
  * less than wuu-redact (no JSON-in-string decoding, no workspace or user-name
  * tracking, whole-match replacement), so the comparison favours jq.
  */
+/**
+ * jq 1.6's Oniguruma refuses look-behinds of variable length, so they are
+ * dropped for jq (balanced-parenthesis removal of each `(?<!...)`/`(?<=...)`).
+ * That only makes jq's job easier: fewer conditions per match.
+ */
+export function withoutLookbehind(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern.startsWith('(?<!', i) || pattern.startsWith('(?<=', i)) {
+      let depth = 0;
+      for (; i < pattern.length; i++) {
+        if (pattern[i] === '\\') i++;
+        else if (pattern[i] === '(') depth++;
+        else if (pattern[i] === ')' && --depth === 0) break;
+      }
+      continue;
+    }
+    out += pattern[i];
+    if (pattern[i] === '\\' && i + 1 < pattern.length) out += pattern[++i];
+  }
+  return out;
+}
+
 const substitutions = [
-  ...DEFAULT_RULES.map((rule) => `gsub(${q(rule.pattern)}; ${q(`<secret:${rule.name}>`)})`),
-  `gsub(${q('(?<![A-Za-z0-9._-])/(?:home|[Uu]sers)/[A-Za-z0-9_.-]{1,64}')}; "~")`,
-  `gsub(${q('(?<![A-Za-z0-9._~-])/root(?![A-Za-z0-9._-])')}; "~")`,
+  ...DEFAULT_RULES.map((rule) => `gsub(${q(withoutLookbehind(rule.pattern))}; ${q(`<secret:${rule.name}>`)})`),
+  `gsub(${q('/(?:home|[Uu]sers)/[A-Za-z0-9_.-]{1,64}')}; "~")`,
+  `gsub(${q('/root(?![A-Za-z0-9._-])')}; "~")`,
   `gsub(${q('[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\\.[A-Za-z]{2,24}')}; "<email>")`,
 ];
 export const JQ_REDACT = `walk(if type == "string" then ${substitutions.join(' | ')} else . end)`;
