@@ -6,7 +6,7 @@
  * Lines that call the producer itself (`wuu exec`) or install things (npm,
  * npx, source) are shown to users but not run here.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +49,7 @@ const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-docs-'));
 fs.cpSync(path.join(ROOT, 'examples'), path.join(workdir, 'examples'), { recursive: true });
 t.teardown(() => fs.rmSync(workdir, { recursive: true, force: true }));
 
-async function runDoc(t: Parameters<Parameters<typeof t.test>[1]>[0], command: string) {
+async function runDoc(t: Test, command: string) {
   const r = await runShell(`cd ${JSON.stringify(workdir)} && ${command}`, { env: { COLUMNS: '100' } });
   t.notMatch(r.stderr, /internal error/, `${command}: no crash`);
   t.matchSnapshot({ command, code: r.code, stdout: r.stdout, stderr: r.stderr }, command);

@@ -34,7 +34,7 @@ t.test('exit codes: a table, distinct and clear of the shared ones', async (t) =
     ['constructor', 8],
   ];
   for (const [status, code] of table) t.equal(exitCodeForStatus(status), code, String(status));
-  const codes = Object.values(RESULT_EXIT);
+  const codes: number[] = Object.values(RESULT_EXIT);
   t.equal(new Set(codes).size, codes.length, 'distinct');
   t.same(codes.filter((c) => c === 1 || c === 2), [], 'never 1 (bad data) or 2 (usage)');
   t.same(RESULT_EXIT, { COMPLETED: 0, FAILED: 3, PERMISSION_DENIED: 4, TIMEOUT: 5, INTERRUPTED: 6, NO_RESULT: 7, UNKNOWN_STATUS: 8, NO_STRUCTURED: 9 });

@@ -1,0 +1,27 @@
+/**
+ * What `npm pack` would publish: the built code, the man pages, the example
+ * streams and the docs; nothing private (sources of tests, fixtures, CI,
+ * benchmarks, snapshots, node_modules).
+ */
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './helpers.js';
+
+t.test('npm pack --dry-run ships dist/, man/ and nothing private', async (t) => {
+  // --ignore-scripts: the test run has built dist/ already; do not rebuild here.
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+  t.equal(r.status, 0, r.stderr);
+  const [pack] = JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>;
+  const files = pack!.files.map((f) => f.path);
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; man: string[] };
+  for (const bin of Object.values(pkg.bin)) t.ok(files.includes(bin), `binary ${bin}`);
+  for (const page of pkg.man) t.ok(files.includes(page), `man page ${page}`);
+  for (const doc of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'examples/run.jsonl']) {
+    t.ok(files.includes(doc), doc);
+  }
+  const privatePattern = /^(test|bench|\.ci|tap-snapshots|node_modules|docs|dist\/test-bin|dist\/bench|dist\/test)\/|\.test\.|^tsconfig|^\.git/;
+  t.same(files.filter((f) => privatePattern.test(f)), [], 'nothing private');
+  t.same(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), [], 'no TypeScript sources');
+});
