@@ -299,7 +299,9 @@ export function expandInput(name: string): string[] {
   return found;
 }
 
-function describeOpenError(err: NodeJS.ErrnoException): string {
+/** Why an input could not be read, in the words of `cat` and `grep`. */
+export function describeInputError(err: NodeJS.ErrnoException): string {
+  if (err.code === undefined && err.message) return err.message;
   switch (err.code) {
     case 'ENOENT':
       return 'No such file or directory';
@@ -444,7 +446,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       } catch (err) {
         if (state.signal === undefined && !sink.closed) {
           const e = err as NodeJS.ErrnoException;
-          warn(`${file}: ${e.code === undefined && e.message ? e.message : describeOpenError(e)}`);
+          warn(`${file}: ${describeInputError(e)}`);
           state.unreadable++;
           continue;
         }

@@ -33,7 +33,7 @@ import zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { coreStream, type Core } from './core.js';
 import { InvalidLineError, LineRecord, LineSplitter, type EventRecord, type Line } from './jsonl.js';
-import { expandInput, type ToolIO } from './runner.js';
+import { describeInputError, expandInput, type ToolIO } from './runner.js';
 import { Worker } from 'node:worker_threads';
 
 /** Token counts, in the wire format's names. */
@@ -976,20 +976,6 @@ export interface FileScan {
   stopped: boolean;
 }
 
-function describeReadError(err: NodeJS.ErrnoException): string {
-  if (err.code === undefined && err.message) return err.message;
-  switch (err.code) {
-    case 'ENOENT':
-      return 'No such file or directory';
-    case 'EACCES':
-      return 'Permission denied';
-    case 'EISDIR':
-      return 'Is a directory';
-    default:
-      return err.message;
-  }
-}
-
 /**
  * Scans one input file exactly as the runner would feed it to the core
  * (same splitter, records, lazy parsing and bad-line messages), collecting
@@ -1035,7 +1021,7 @@ export async function scanFile(name: string, policy: ScanPolicy, dayOfFile: (fil
       if (result.stopped) break;
     }
   } catch (err) {
-    messages.push(`${file}: ${describeReadError(err as NodeJS.ErrnoException)}`);
+    messages.push(`${file}: ${describeInputError(err as NodeJS.ErrnoException)}`);
     result.unreadable = true;
     return result;
   } finally {
