@@ -171,9 +171,6 @@ interface CompiledPartial {
   reach: number;
 }
 
-/** Literal → what to try where it occurs. */
-type Dispatch = Map<string, number[]>;
-
 interface Built {
   /** Rules with markers, in priority order; index 0 is the placeholder skip. */
   rules: Compiled[];
@@ -311,16 +308,6 @@ function goEscapeAt(buf: Buffer, at: number): boolean {
   const d = fold(buf[at + 3]!);
   if (a === 0x30 && b === 0x30) return (c === 0x33 && (d === 0x63 || d === 0x65)) || (c === 0x32 && d === 0x36);
   return a === 0x32 && b === 0x30 && c === 0x32 && (d === 0x38 || d === 0x39);
-}
-
-/** JSON escapes other than Go's `\u003c \u003e \u0026 \u2028 \u2029`: they could spell a marker. */
-function hasDoubtfulEscape(raw: string): boolean {
-  if (raw.includes('\\/')) return true;
-  for (let at = raw.indexOf('\\u'); at >= 0; at = raw.indexOf('\\u', at + 2)) {
-    const hex = raw.slice(at + 2, at + 6).toLowerCase();
-    if (hex !== '003c' && hex !== '003e' && hex !== '0026' && hex !== '2028' && hex !== '2029') return true;
-  }
-  return false;
 }
 
 /** Compiled rules by source: the built-ins are compiled once, not at every rebuild. */

@@ -25,7 +25,7 @@ import type { Readable, Writable } from 'node:stream';
 import minimist from 'minimist';
 import { parseNothing, type Core, type Emit } from './core.js';
 import { looksLikeObject } from './scan.js';
-import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, OutputBatch, lineBytes, type Line, type Output } from './jsonl.js';
+import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, OutputBatch, type Line, type Output } from './jsonl.js';
 
 /** Exit statuses shared by every binary. */
 export const EXIT = Object.freeze({ OK: 0, BAD_DATA: 1, USAGE: 2, SIGINT: 130, SIGTERM: 143 });

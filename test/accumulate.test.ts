@@ -1,16 +1,14 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import {
   accumulate,
   CappedText,
   createAccumulate,
   createAccumulator,
   parseArguments,
-  type AccumulateOptions,
 } from '../lib/accumulate.js';
 import { parse, stringify, type Core } from '../lib/core.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';
-import { binPath, chunked, example, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
+import { chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
 
 const RUN = readExample('run.jsonl');
 const RUN_LINES = RUN.split('\n').filter(Boolean);
@@ -402,31 +400,17 @@ t.test('binary: pipelines with wuu-filter', async (t) => {
 });
 
 t.test('binary: live pipe delivers each tool_call at its tool_completed', async (t) => {
-  const child = spawn(process.execPath, [binPath('wuu-accumulate')], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let buffered = '';
-  let waiting: ((line: string) => void) | undefined;
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let at;
-    while ((at = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, at);
-      buffered = buffered.slice(at + 1);
-      waiting?.(line);
-    }
-  });
+  const live = liveProcess('wuu-accumulate');
   for (let i = 0; i < 3; i++) {
-    const arrived = new Promise<string>((resolve) => (waiting = resolve));
-    child.stdin.write(
+    live.write(
       [
         item('tool_started', `i${i}`, { name: 'n' }),
         item('tool_output_delta', `i${i}`, { delta: `out ${i}` }),
         item('tool_completed', `i${i}`, { status: 'completed' }),
       ].join('\n') + '\n',
     );
-    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 5000));
-    const line = await Promise.race([arrived, timeout]);
+    const line = await live.nextLine();
     t.match(line, new RegExp(`^\\{"type":"tool_call".*"item_id":"i${i}".*"output":"out ${i}"`), `call ${i} arrives before the stream ends`);
   }
-  child.stdin.end();
-  t.equal(await new Promise((resolve) => child.on('close', resolve)), 0);
+  t.equal(await live.end(), 0);
 });

@@ -5,10 +5,9 @@ import { check, checkBytes, createCheck, isRule, jsonType, RULES, SCHEMA, schema
 import { parse } from '../lib/core.js';
 import { KNOWN_TYPES } from '../lib/events.js';
 import { LineRecord, parseEventBytes, type Output } from '../lib/jsonl.js';
-import { chunked, example, pipeThrough, readExample, ROOT, runBin, runShell } from './helpers.js';
+import { chunked, pipeThrough, readExample, ROOT, runBin, runShell } from './helpers.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'check');
-const fixture = (name: string) => path.join(FIXTURES, `${name}.jsonl`);
 const rel = (name: string) => `test/fixtures/check/${name}.jsonl`;
 
 const CUT = 'last line cut off (no newline at end of input)';

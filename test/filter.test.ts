@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createFilter, filter, typeMatcher, unknownSelectors, isInputArgument } from '../lib/filter.js';
 import { parse, stringify } from '../lib/core.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
-import { binPath, chunked, example, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
+import { binPath, chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
 
 const RUN = readExample('run.jsonl');
 const RUN_LINES = RUN.split('\n').filter(Boolean);
@@ -210,32 +210,15 @@ t.test('binary: | head -1 exits 0 and says nothing', async (t) => {
 });
 
 t.test('binary: live pipe delivers each event before the next is written', async (t) => {
-  const child = spawn(process.execPath, [binPath('wuu-filter'), 'turn'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const seen: string[] = [];
-  let waiting: ((line: string) => void) | undefined;
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let at;
-    while ((at = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, at);
-      buffered = buffered.slice(at + 1);
-      seen.push(line);
-      waiting?.(line);
-    }
-  });
+  const live = liveProcess('wuu-filter', ['turn']);
   for (let i = 0; i < 5; i++) {
     const line = `{"thread_id":"th","turn_id":"tu_${i}","type":"turn_started"}`;
-    const arrived = new Promise<string>((resolve) => (waiting = resolve));
-    child.stdin.write(`{"delta":"noise","type":"agent_message_delta"}\n${line}\n`);
-    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 5000));
-    t.equal(await Promise.race([arrived, timeout]), line, `event ${i} arrives before the next is written`);
+    live.write(`{"delta":"noise","type":"agent_message_delta"}\n${line}\n`);
+    t.equal(await live.nextLine(), line, `event ${i} arrives before the next is written`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  child.stdin.end();
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  t.equal(code, 0);
-  t.equal(seen.length, 5);
+  t.equal(await live.end(), 0);
+  t.equal(live.lines.length, 5);
 });
 
 t.test('binary: CRLF, BOM and invalid UTF-8 pass through byte for byte', async (t) => {

@@ -130,3 +130,63 @@ export function readmeSection(name: string): string {
 
 /** The fast-check seed: fixed, so CI is repeatable; FC_SEED=<n> explores other inputs. */
 export const FC_SEED = Number(process.env.FC_SEED ?? 20261202);
+
+/** A binary fed by hand, line by line, as a live producer would (for `tail -f` style tests). */
+export interface LiveProcess {
+  /** Writes to its stdin now. */
+  write(text: string): void;
+  /** The next complete stdout line, or 'TIMEOUT' after `ms`. */
+  nextLine(ms?: number): Promise<string>;
+  /** Every stdout line so far. */
+  lines: string[];
+  /** Closes stdin and resolves with the exit status. */
+  end(): Promise<number | null>;
+}
+
+/** Spawns `node dist/bin/NAME.js ARGS` for a live-pipe test. */
+export function liveProcess(name: string, args: string[] = []): LiveProcess {
+  const child = spawn(process.execPath, [binPath(name), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const queued: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  let buffered = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    let at;
+    while ((at = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      lines.push(line);
+      if (waiting) {
+        const wake = waiting;
+        waiting = undefined;
+        wake(line);
+      } else {
+        queued.push(line);
+      }
+    }
+  });
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    lines,
+    write: (text) => child.stdin.write(text),
+    nextLine: (ms = 5000) => {
+      const ready = queued.shift();
+      if (ready !== undefined) return Promise.resolve(ready);
+      return new Promise<string>((resolve) => {
+        const timer = setTimeout(() => {
+          waiting = undefined;
+          resolve('TIMEOUT');
+        }, ms);
+        waiting = (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        };
+      });
+    },
+    end: () => {
+      child.stdin.end();
+      return closed;
+    },
+  };
+}

@@ -1,9 +1,8 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import { createTurns, turns, type TurnsOptions } from '../lib/turns.js';
 import { parse, stringify, type Core } from '../lib/core.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';
-import { binPath, chunked, example, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
+import { chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
 
 const lines = (name: string) => readExample(name).split('\n').filter(Boolean);
 const RUN = readExample('run.jsonl');
@@ -320,28 +319,14 @@ t.test('binary: the message matches wuu-accumulate', async (t) => {
 });
 
 t.test('binary: live pipe delivers each turn when it ends', async (t) => {
-  const child = spawn(process.execPath, [binPath('wuu-turns'), '--only-turns'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let buffered = '';
-  let waiting: ((line: string) => void) | undefined;
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let at;
-    while ((at = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, at);
-      buffered = buffered.slice(at + 1);
-      waiting?.(line);
-    }
-  });
+  const live = liveProcess('wuu-turns', ['--only-turns']);
   for (let i = 0; i < 3; i++) {
-    const arrived = new Promise<string>((resolve) => (waiting = resolve));
     const ids = { thread_id: 'th', turn_id: `tu_${i}` };
-    child.stdin.write(
+    live.write(
       [ev({ ...ids, type: 'turn_started' }), ev({ ...ids, type: 'agent_message_delta', delta: `m${i}` }), ev({ ...ids, type: 'turn_completed' })].join('\n') + '\n',
     );
-    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 5000));
-    const line = await Promise.race([arrived, timeout]);
+    const line = await live.nextLine();
     t.match(line, new RegExp(`^\\{"type":"turn","thread_id":"th","turn_id":"tu_${i}","status":"completed".*"message":"m${i}"`), `turn ${i} arrives at its end`);
   }
-  child.stdin.end();
-  t.equal(await new Promise((resolve) => child.on('close', resolve)), 0);
+  t.equal(await live.end(), 0);
 });
