@@ -10,7 +10,7 @@
 import type { Transform } from 'node:stream';
 import through2 from 'through2';
 import { coreStream, type BadLine, type Core, type Emit } from './core.js';
-import { isWireType, TURN_END_TYPES } from './events.js';
+import { FAMILIES, isWireType, KNOWN_TYPES, TURN_END_TYPES } from './events.js';
 import { DEFAULT_MAX_LINE_BYTES, LineRecord, LineSplitter, lineBytes, type EventRecord, type Line } from './jsonl.js';
 
 /** How serious a problem is: errors fail the check, warnings do not. */
@@ -196,27 +196,15 @@ export const SCHEMA: ReadonlyMap<string, ReadonlyMap<string, FieldSpec>> = new M
 
 const RESULT_STATUSES = new Set(['completed', 'failed', 'permission_denied', 'timeout', 'interrupted']);
 
-/** Events that belong to an open turn: everything with a turn_id but `error` and `result`. */
-const TURN_SCOPED = new Set([
-  'agent_message_delta',
-  'agent_message_final',
-  'usage_updated',
-  'turn_completed',
-  'turn_failed',
-  'turn_interrupted',
-  'tool_started',
-  'tool_output_delta',
-  'tool_completed',
-  'tool_removed',
-  'command_started',
-  'command_output_delta',
-  'command_completed',
-  'command_removed',
-  'file_changed',
-  'todo_updated',
-  'provider_state',
-  'request_context',
-]);
+/**
+ * Events that belong to an open turn: every wire type with a turn_id, except
+ * the turn's own start, and `error` and `result` (which may name an ended turn).
+ */
+const TURN_SCOPED = new Set(
+  KNOWN_TYPES.filter(
+    (type) => !FAMILIES.session!.includes(type) && !FAMILIES.subagent!.includes(type) && !['turn_started', 'error', 'result'].includes(type),
+  ),
+);
 
 const TOOL_END = new Set(['tool_completed', 'tool_removed']);
 const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_tokens', 'cache_read_tokens'] as const;
