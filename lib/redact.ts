@@ -35,7 +35,7 @@
 import crypto from 'node:crypto';
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from './core.js';
-import type { WuuEvent } from './events.js';
+import { FAMILIES, TURN_END_TYPES, type WuuEvent } from './events.js';
 import { LineRecord, type EventRecord } from './jsonl.js';
 import { checkPath, JsonPathError, selectPointers } from './jsonpath.js';
 import {
@@ -104,8 +104,8 @@ const MAX_WORKSPACES = 256;
 const MAX_CARRIES = 1024;
 
 const DELTA_TYPES: ReadonlySet<string> = new Set(['agent_message_delta', 'tool_output_delta', 'command_output_delta']);
-const LEARN_TYPES: ReadonlySet<string> = new Set(['session_configured', 'thread_started', 'thread_resumed', 'thread_forked']);
-const TURN_END: ReadonlySet<string> = new Set(['turn_completed', 'turn_failed', 'turn_interrupted']);
+/** The events that announce a workspace (and a home) to learn: session_configured and thread_*. */
+const LEARN_TYPES: ReadonlySet<string> = new Set(FAMILIES.session);
 const FLUSH_TYPES: ReadonlySet<string> = new Set([
   'agent_message_final',
   'tool_completed',
@@ -113,7 +113,7 @@ const FLUSH_TYPES: ReadonlySet<string> = new Set([
   'command_completed',
   'command_removed',
   'result',
-  ...TURN_END,
+  ...TURN_END_TYPES,
 ]);
 
 /** Top-level field names of the wire format: never rewritten as keys. */
@@ -965,7 +965,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       for (const carry of [...carries.values()]) flush(carry, emit, where);
       return;
     }
-    if (TURN_END.has(type)) {
+    if (TURN_END_TYPES.has(type)) {
       const thread = idOf(event.thread_id);
       const turn = idOf(event.turn_id);
       for (const carry of [...carries.values()]) if (carry.thread === thread && carry.turn === turn) flush(carry, emit, where);
