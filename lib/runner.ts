@@ -505,36 +505,20 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
 
     const handleLine = (file: string) => (line: Line) => {
       if (state.stopped) return;
-      if (line.oversizeBytes !== undefined) {
-        const message = `line of ${line.oversizeBytes} bytes exceeds --max-line-bytes ${maxLineBytes}; dropped`;
-        if (!handOver(file, line, message, Buffer.alloc(0))) reportBad(file, line, message);
-        return;
-      }
-      const rec = new LineRecord(line.source, file, line.line, line.start, line.end);
-      try {
-        if (needsParse === parseNothing) {
-          if (!looksLikeObject(line.source, line.start, line.end)) rec.validate();
-        } else if (needsParse === undefined || needsParse(rec.type)) {
-          rec.validate();
-        }
-        core.push(rec, emit);
-      } catch (caught) {
-        // An event nested too deeply for the engine's recursion (JSON.stringify
-        // of 10,000 levels) is bad data for this tool, not a crash.
-        const err =
-          caught instanceof RangeError
-            ? new InvalidLineError(`cannot process this event: ${caught.message}`, file, line.line, rec.raw)
-            : caught;
-        if (!(err instanceof InvalidLineError)) throw err;
-        if (handOver(file, line, err.message, rec.raw)) return;
-        const prefix = line.terminated ? '' : 'last line cut off (no newline at end of input): ';
-        if (passInvalid) {
-          warn(`${file}:${line.line}: ${prefix}${err.message}`);
-          passBad(rec.raw, { file, line: line.line });
-        } else {
-          reportBad(file, line, `${prefix}${err.message}`);
-        }
-      }
+      readLine(file, line, {
+        maxLineBytes,
+        needsParse,
+        push: (rec) => core.push(rec, emit),
+        bad: (reason, raw) => {
+          if (handOver(file, line, reason, raw)) return;
+          if (passInvalid && line.oversizeBytes === undefined) {
+            warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+            passBad(raw, { file, line: line.line });
+          } else {
+            reportBad(file, line, badLineMessage(line, reason));
+          }
+        },
+      });
     };
 
     let splitter = new LineSplitter(maxLineBytes);
@@ -575,6 +559,51 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     if (state.badLines > 0) return EXIT.BAD_DATA;
     return EXIT.OK;
   }
+}
+
+/** What {@link readLine} does with a line. */
+export interface LineHandler {
+  maxLineBytes: number;
+  /** The core's choice of lines to parse (undefined: all; parseNothing: none). */
+  needsParse?: Core['needsParse'];
+  /** A line that is an event. */
+  push(rec: LineRecord): void;
+  /** A line that is not: why (without the cut-off prefix), and its bytes (empty when oversize). */
+  bad(reason: string, raw: Buffer): void;
+}
+
+/**
+ * The shared reading rules for one line, used by the runner and by wuu-usage's
+ * worker threads alike: the size cap, lazy or full parsing as the core asks,
+ * and events too deeply nested for the engine (RangeError) counted as bad data.
+ */
+export function readLine(file: string, line: Line, handler: LineHandler): void {
+  if (line.oversizeBytes !== undefined) {
+    handler.bad(`line of ${line.oversizeBytes} bytes exceeds --max-line-bytes ${handler.maxLineBytes}; dropped`, Buffer.alloc(0));
+    return;
+  }
+  const rec = new LineRecord(line.source, file, line.line, line.start, line.end);
+  const { needsParse } = handler;
+  try {
+    if (needsParse === parseNothing) {
+      if (!looksLikeObject(line.source, line.start, line.end)) rec.validate();
+    } else if (needsParse === undefined || needsParse(rec.type)) {
+      rec.validate();
+    }
+    handler.push(rec);
+  } catch (caught) {
+    // An event nested too deeply for the engine's recursion (JSON.stringify
+    // of 10,000 levels) is bad data for this tool, not a crash.
+    const err =
+      caught instanceof RangeError ? new InvalidLineError(`cannot process this event: ${caught.message}`, file, line.line, rec.raw) : caught;
+    if (!(err instanceof InvalidLineError)) throw err;
+    handler.bad(err.message, rec.raw);
+  }
+}
+
+/** A bad line's message as reported: a last line without newline says it was cut off. */
+export function badLineMessage(line: Line, reason: string): string {
+  return line.terminated || line.oversizeBytes !== undefined ? reason : `last line cut off (no newline at end of input): ${reason}`;
 }
 
 /** Whether the module at `moduleUrl` is the script node was started with. */

@@ -32,8 +32,8 @@ import os from 'node:os';
 import zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { coreStream, type Core } from './core.js';
-import { InvalidLineError, LineRecord, LineSplitter, type EventRecord, type Line } from './jsonl.js';
-import { describeInputError, expandInput, type ToolIO } from './runner.js';
+import { LineSplitter, type EventRecord, type Line } from './jsonl.js';
+import { badLineMessage, describeInputError, expandInput, readLine, type ToolIO } from './runner.js';
 import { Worker } from 'node:worker_threads';
 
 /** Token counts, in the wire format's names. */
@@ -989,24 +989,18 @@ export async function scanFile(name: string, policy: ScanPolicy, dayOfFile: (fil
   const splitter = new LineSplitter(policy.maxLineBytes);
   const onLine = (line: Line) => {
     if (result.stopped) return;
-    if (line.oversizeBytes !== undefined) {
-      result.badLines++;
-      messages.push(`${file}:${line.line}: line of ${line.oversizeBytes} bytes exceeds --max-line-bytes ${policy.maxLineBytes}; dropped`);
-      if (policy.strict) result.stopped = true;
-      return;
-    }
-    const rec = new LineRecord(line.source, file, line.line, line.start, line.end);
-    try {
-      if (policy.strict || USAGE_TYPES.has(rec.type)) rec.validate();
-      scanner.push(rec);
-    } catch (err) {
-      if (!(err instanceof InvalidLineError)) throw err;
-      const prefix = line.terminated ? '' : 'last line cut off (no newline at end of input): ';
-      messages.push(`${file}:${line.line}: ${prefix}${err.message}`);
-      if (policy.passInvalid) return;
-      result.badLines++;
-      if (policy.strict) result.stopped = true;
-    }
+    readLine(file, line, {
+      maxLineBytes: policy.maxLineBytes,
+      // --strict promises every line is checked, as in the runner.
+      needsParse: policy.strict ? undefined : (type) => USAGE_TYPES.has(type),
+      push: (rec) => scanner.push(rec),
+      bad: (reason) => {
+        messages.push(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+        if (policy.passInvalid && line.oversizeBytes === undefined) return;
+        result.badLines++;
+        if (policy.strict) result.stopped = true;
+      },
+    });
   };
   const source = fs.createReadStream(name, { highWaterMark: 1 << 20 });
   let input: NodeJS.ReadableStream = source;
