@@ -6,8 +6,9 @@
  * each; linear rules take well under a second per case. Not a test (timings
  * never go in tests): test/redact.test.ts checks the rules' structure instead.
  */
-import { Redactor } from '../lib/redact.js';
-import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES, type RuleSpec } from '../lib/redact-rules.js';
+import { Redactor } from '../lib/redact/index.js';
+import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from '../lib/redact/rules.js';
+import type { RuleSpec } from '../lib/redact/rule-spec.js';
 
 const SIZE = 8 * 1024 * 1024;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);

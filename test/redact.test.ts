@@ -4,19 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { createRedact, looseUnescape, redact, Redactor, type RedactOptions } from '../lib/redact.js';
-import {
-  analyzePattern,
-  checkRule,
-  DEFAULT_RULES,
-  EMAIL_RULE,
-  HOME_RULES,
-  parsePatternOption,
-  parseRuleFile,
-  PATH_RULES,
-  prefixPattern,
-  RuleError,
-} from '../lib/redact-rules.js';
+import { createRedact, looseUnescape, redact, Redactor, type RedactOptions } from '../lib/redact/index.js';
+import { analyzePattern, checkRule, parsePatternOption, parseRuleFile, prefixPattern, RuleError } from '../lib/redact/rule-spec.js';
+import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from '../lib/redact/rules.js';
 import { parse, stringify } from '../lib/core.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { chunked, example, FC_SEED, jsonl, pipeThrough, readExample, readmeSection, ROOT, runBin, runShell } from './helpers.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_RULES } from '../../lib/redact-rules.js';
+import { DEFAULT_RULES } from '../../lib/redact/rules.js';
 import type { BenchCase } from '../types.js';
 
 /** A JSON string literal for a jq program. */

@@ -34,30 +34,16 @@
  */
 import crypto from 'node:crypto';
 import type { Transform } from 'node:stream';
-import { coreStream, type Core, type Emit } from './core.js';
-import { FAMILIES, TURN_END_TYPES, type WuuEvent } from './events.js';
-import { LineRecord, type EventRecord } from './jsonl.js';
-import { checkPath, JsonPathError, selectPointers } from './jsonpath.js';
-import {
-  analyzePattern,
-  caseless,
-  DEFAULT_RULES,
-  EMAIL_RULE,
-  escapeRegex,
-  HOME_RULES,
-  NOT_USER_NAMES,
-  PATH_RULES,
-  PLACEHOLDER_PATTERN,
-  prefixPattern,
-  SECRET_KEY_NAME,
-  NOT_AFTER_PLACEHOLDER,
-  WORD_MARKERS,
-  type RuleKind,
-  type RuleSpec,
-} from './redact-rules.js';
-import { topLevelString } from './scan.js';
+import { coreStream, type Core, type Emit } from '../core.js';
+import { FAMILIES, TURN_END_TYPES, type WuuEvent } from '../events.js';
+import { LineRecord, type EventRecord } from '../jsonl.js';
+import { checkPath, JsonPathError, selectPointers } from '../jsonpath.js';
+import { analyzePattern, caseless, escapeRegex, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, NOT_USER_NAMES, PATH_RULES, SECRET_KEY_NAME, WORD_MARKERS } from './rules.js';
+import { topLevelString } from '../scan.js';
 
-export { RuleError, parsePatternOption, parseRuleFile, DEFAULT_RULES, type RuleSpec } from './redact-rules.js';
+export { RuleError, parsePatternOption, parseRuleFile, type RuleSpec } from './rule-spec.js';
+export { DEFAULT_RULES } from './rules.js';
 
 /** The salt used by --pseudonymize without --salt. Public: use a per-project salt. */
 export const DEFAULT_SALT = 'wuu-redact/v1';

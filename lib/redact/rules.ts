@@ -1,0 +1,282 @@
+/**
+ * The built-in rules of wuu-redact, as data: generic key-value and
+ * authorization rules, private keys, URL credentials, home directories,
+ * e-mail and paths. Provider tokens with their own prefix live in
+ * ./providers.ts and come first (the most specific rule wins at a position).
+ * The regex toolkit and the rule shape are in ./rule-spec.ts.
+ */
+import { caseless, NOT_AFTER_PLACEHOLDER, prefixPattern, type RuleSpec } from './rule-spec.js';
+import { PROVIDER_RULES } from './providers.js';
+/** Left edge of a token: not glued to a preceding letter or digit. */
+const EDGE = `(?<![A-Za-z0-9])${NOT_AFTER_PLACEHOLDER}`;
+
+/**
+ * Words that name a secret in `KEY=value`, `key: value`, `"key": "value"`.
+ * Matched case-insensitively at a name boundary (after a non-letter, or at a
+ * camelCase hump), and followed only by a suffix that starts with a
+ * non-lowercase character, so `author`, `tokens` and `secretary` do not count.
+ */
+export const SECRET_KEY_WORDS: readonly string[] = Object.freeze([
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'secrets',
+  'token',
+  'apikey',
+  'api_key',
+  'api-key',
+  'access_key',
+  'access-key',
+  'accesskey',
+  'private_key',
+  'private-key',
+  'privatekey',
+  'auth',
+  'authorization',
+  'authentication',
+  'credential',
+  'credentials',
+]);
+
+
+/**
+ * Markers that count only when no lower-case letter follows them (`token`
+ * but not `tokens`): every key word, as the key-value rules require.
+ */
+export const WORD_MARKERS: ReadonlySet<string> = new Set(SECRET_KEY_WORDS);
+const KEY_MARKERS = [...SECRET_KEY_WORDS];
+
+const NAME_BOUNDARY = `(?:(?<![A-Za-z])${NOT_AFTER_PLACEHOLDER}|(?<=[a-z])(?=[A-Z]))`;
+const KEY_WORD = `(?:${[...SECRET_KEY_WORDS].sort((a, b) => b.length - a.length).map(caseless).join('|')})`;
+const KEY_SUFFIX = '(?:[A-Z0-9_.-][A-Za-z0-9_.-]{0,32})?';
+const KEY_SEPARATOR = '(?:\\\\?["\'])?[ \\t]{0,4}(?::=|=>|[:=])[ \\t]{0,4}';
+/** The start of a placeholder: a value that is already one is left alone (idempotence). */
+const PLACEHOLDER_START = '<(?:secret|redacted|email|user|home|workspace|path)[:>]';
+const NOT_PLACEHOLDER = `(?!${PLACEHOLDER_START})`;
+const AUTH_SCHEME = '(?:[Bb]earer|BEARER|[Bb]asic|BASIC)';
+
+/** Matches a whole object key that names a secret (for structured values). */
+export const SECRET_KEY_NAME = new RegExp(`${NAME_BOUNDARY}${KEY_WORD}(?![a-z])`);
+
+/** Characters of a user name in a home path (no trailing dot). */
+const USER_CHAR = 'A-Za-z0-9_\\-\\u0080-\\uFFFF';
+const USER_NAME = `[${USER_CHAR}](?:[${USER_CHAR}.]{0,62}[${USER_CHAR}])?`;
+const USER_NAME_PARTIAL = `[${USER_CHAR}.]{0,64}`;
+
+
+/** The built-in secret rules, most specific first (earlier wins at the same position). */
+export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
+  ...PROVIDER_RULES,
+  {
+    name: 'private-key',
+    description: 'PEM private key blocks (RSA, EC, OpenSSH, PGP, PKCS#8), up to 32 KiB',
+    pattern:
+      '-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,12}-----(?:[\\s\\S]{0,32768}?-----END[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,12}-----|[\\s\\S]{0,32768})',
+    markers: ['-----BEGIN'],
+    partial:
+      `(?<!-)(?:-{1,5}|-----${prefixPattern(['BEGIN'])}|-----BEGIN[A-Z0-9 ]{1,64}-{0,5}` +
+      '|-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,12}-----(?:(?!-----END)[\\s\\S]){0,16384}(?:-{1,5}(?:E(?:N(?:D[A-Z0-9 ]{0,64}-{0,5})?)?)?)?)',
+  },
+  {
+    name: 'anthropic-key',
+    description: 'Anthropic API keys (sk-ant-...)',
+    pattern: `${EDGE}sk-ant-[A-Za-z0-9_-]{16,256}`,
+    markers: ['sk-ant-'],
+    partial: `${EDGE}(?:${prefixPattern(['sk-'])}|sk-[A-Za-z0-9_-]{0,256})`,
+  },
+  {
+    name: 'stripe-key',
+    description: 'Stripe keys (sk_live_, rk_live_, pk_live_, and _test_)',
+    pattern: `${EDGE}[srp]k_(?:live|test)_[0-9A-Za-z]{10,247}`,
+    markers: ['sk_live_', 'rk_live_', 'pk_live_', 'sk_test_', 'rk_test_', 'pk_test_'],
+    partial: `${EDGE}(?:[srp](?:k(?:_(?:${prefixPattern(['live', 'test'])})?)?)?|[srp]k_(?:live|test)_[0-9A-Za-z]{0,247})`,
+  },
+  {
+    name: 'openai-key',
+    description: 'OpenAI-style API keys (sk-..., sk-proj-..., sk-svcacct-...)',
+    pattern: `${EDGE}sk-[A-Za-z0-9_-]{20,256}`,
+    markers: ['sk-'],
+    partial: `${EDGE}(?:${prefixPattern(['sk-'])}|sk-[A-Za-z0-9_-]{0,256})`,
+  },
+  {
+    name: 'github-token',
+    description: 'GitHub tokens (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_)',
+    pattern: `${EDGE}(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})`,
+    markers: ['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_', 'github_pat_'],
+    partial: `${EDGE}(?:${prefixPattern(['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_', 'github_pat_'])}|gh[pousr]_[A-Za-z0-9]{0,255}|github_pat_[A-Za-z0-9_]{0,255})`,
+  },
+  {
+    name: 'gitlab-token',
+    description: 'GitLab personal access tokens (glpat-)',
+    pattern: `${EDGE}glpat-[A-Za-z0-9_-]{20,255}`,
+    markers: ['glpat-'],
+    partial: `${EDGE}(?:${prefixPattern(['glpat-'])}|glpat-[A-Za-z0-9_-]{0,255})`,
+  },
+  {
+    name: 'slack-token',
+    description: 'Slack tokens (xoxa-, xoxb-, xoxp-, xoxo-, xoxs-, xoxr-)',
+    pattern: `${EDGE}xox[abposr]-[A-Za-z0-9-]{10,255}`,
+    markers: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-'],
+    partial: `${EDGE}(?:x(?:o(?:x(?:[abposr](?:-[A-Za-z0-9-]{0,255})?)?)?)?)`,
+  },
+  {
+    name: 'aws-access-key',
+    description: 'AWS access key ids (AKIA..., ASIA...)',
+    pattern: `(?<![A-Z0-9])${NOT_AFTER_PLACEHOLDER}(?:AKIA|ASIA)[A-Z0-9]{16,64}`,
+    markers: ['AKIA', 'ASIA'],
+    partial: `(?<![A-Z0-9])${NOT_AFTER_PLACEHOLDER}(?:${prefixPattern(['AKIA', 'ASIA'])}|(?:AKIA|ASIA)[A-Z0-9]{0,64})`,
+  },
+  {
+    name: 'aws-secret-key',
+    description: 'AWS secret access keys after a key name (aws_secret_access_key=...)',
+    pattern: `${caseless('aws')}[A-Za-z0-9_.-]{0,32}${caseless('secret')}[A-Za-z0-9_.-]{0,32}${KEY_SEPARATOR}(?:\\\\?["'])?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
+    markers: ['aws'],
+    // Covered by the key-value partial: the key word `secret` is held back.
+  },
+  {
+    name: 'google-api-key',
+    description: 'Google API keys (AIza...)',
+    pattern: `${EDGE}AIza[0-9A-Za-z_-]{30,64}`,
+    markers: ['AIza'],
+    partial: `${EDGE}(?:${prefixPattern(['AIza'])}|AIza[0-9A-Za-z_-]{0,64})`,
+  },
+  {
+    name: 'npm-token',
+    description: 'npm access tokens (npm_...)',
+    pattern: `${EDGE}npm_[A-Za-z0-9]{30,255}`,
+    markers: ['npm_'],
+    partial: `${EDGE}(?:${prefixPattern(['npm_'])}|npm_[A-Za-z0-9]{0,255})`,
+  },
+  {
+    name: 'huggingface-token',
+    description: 'Hugging Face tokens (hf_...)',
+    pattern: `${EDGE}hf_[A-Za-z0-9]{30,255}`,
+    markers: ['hf_'],
+    partial: `${EDGE}(?:${prefixPattern(['hf_'])}|hf_[A-Za-z0-9]{0,255})`,
+  },
+  {
+    name: 'jwt',
+    description: 'JSON Web Tokens and other base64url JSON (eyJ...)',
+    pattern: `(?<![A-Za-z0-9_-])${NOT_AFTER_PLACEHOLDER}eyJ[A-Za-z0-9_-]{8,1024}(?:\\.[A-Za-z0-9_-]{0,8192}(?:\\.[A-Za-z0-9_-]{0,4096})?)?`,
+    markers: ['eyJ'],
+    partial: `(?<![A-Za-z0-9_-])${NOT_AFTER_PLACEHOLDER}(?:${prefixPattern(['eyJ'])}|eyJ[A-Za-z0-9_-]{0,1024}(?:\\.[A-Za-z0-9_-]{0,8192}(?:\\.[A-Za-z0-9_-]{0,4096})?)?)`,
+  },
+  {
+    name: 'aws-secret-key',
+    description: 'AWS secret keys in JSON (SecretAccessKey)',
+    pattern: `${caseless('secretaccesskey')}(?:\\\\?["'])?[ \\t]{0,4}[:=][ \\t]{0,4}(?:\\\\?["'])?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
+    markers: ['secretaccesskey'],
+  },
+  {
+    name: 'authorization',
+    description: 'Authorization header values, whatever the scheme',
+    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?<secret>[A-Za-z0-9._~+/=-]{1,4096})(?![A-Za-z0-9._~+/=-]|[ \\t]{1,4}<)`,
+    markers: ['authorization'],
+    // Covered by the key-value partial.
+  },
+  {
+    name: 'key-value',
+    description: 'quoted values after a key naming a secret ("password": "...", token=\'...\')',
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,512})`,
+    markers: KEY_MARKERS,
+    partial:
+      `${NAME_BOUNDARY}(?:${prefixPattern(SECRET_KEY_WORDS, { caseless: true })}` +
+      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'])?[ \\t]{0,4}(?:[:=]{1,2}|=>)?[ \\t]{0,4}\\\\?["'][^"'\\\\\\r\\n]{0,512}` +
+      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'])?[ \\t]{0,4}(?:(?:[:=]{1,2}|=>)[ \\t]{0,4}\\\\?[^\\s"'\\\\&,;<>)\\]}]{0,512})?)`,
+  },
+  {
+    name: 'key-value',
+    description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ...)',
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t])(?<secret>[^\\s"'\\\\&,;<>)\\]}]{1,512})`,
+    markers: KEY_MARKERS,
+  },
+  {
+    name: 'authorization',
+    description: 'Bearer and Basic authorization values',
+    pattern: `${EDGE}${AUTH_SCHEME}[ \\t]{1,4}(?![<~])(?<secret>(?=[A-Za-z]{0,4096}[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,4096}|[A-Za-z]{20,4096})`,
+    markers: ['bearer', 'basic'],
+    partial: `${EDGE}(?:${prefixPattern(['bearer', 'basic'], { caseless: true })})(?:[ \\t]{1,4}[A-Za-z0-9._~+/=-]{0,4096})?`,
+  },
+  {
+    name: 'url-password',
+    description: 'passwords in URLs (scheme://user:password@host)',
+    pattern: `(?:://|^//)[^\\s/:@"'<>]{0,256}:(?!~)(?<secret>[^\\s/@"'<>]{1,256})@`,
+    markers: ['//'],
+    reach: 1,
+    partialAnchors: [':/'],
+    partial: `:/(?:/(?:[^\\s/:@"'<>]{0,256}(?::[^\\s/@"'<>]{0,256})?)?)?`,
+  },
+] satisfies RuleSpec[]);
+
+/** Home directories: `/home/NAME`, `/Users/NAME`, `C:\Users\NAME`; the user name is group `name`. */
+export const HOME_RULES: readonly RuleSpec[] = Object.freeze([
+  {
+    name: 'home',
+    kind: 'home',
+    pattern: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}/home/(?<name>${USER_NAME})`,
+    markers: ['/home/'],
+    partialAnchors: ['/'],
+    partial: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}/(?:home/${USER_NAME_PARTIAL}|${prefixPattern(['home'])})?`,
+  },
+  {
+    name: 'home',
+    kind: 'home',
+    pattern: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}/${caseless('users')}/(?<name>${USER_NAME})`,
+    markers: ['/users/'],
+    partialAnchors: ['/'],
+    partial: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}/(?:${caseless('users')}/${USER_NAME_PARTIAL}|${prefixPattern(['users'], { caseless: true })})?`,
+  },
+  {
+    name: 'home',
+    kind: 'home',
+    pattern: `(?<![A-Za-z0-9])${NOT_AFTER_PLACEHOLDER}(?:[A-Za-z]:)?\\\\{1,2}${caseless('users')}\\\\{1,2}(?<name>${USER_NAME})`,
+    markers: ['\\users\\'],
+    reach: 3,
+    partialAnchors: ['\\'],
+    partialReach: 3,
+    partial: `(?<![A-Za-z0-9])${NOT_AFTER_PLACEHOLDER}(?:[A-Za-z]:)?\\\\{1,2}(?:${prefixPattern(['users'], { caseless: true })}|${caseless('users')}\\\\{1,2}${USER_NAME_PARTIAL})?`,
+  },
+  {
+    name: 'home',
+    kind: 'root',
+    pattern: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}/root(?![A-Za-z0-9._-])`,
+    markers: ['/root'],
+    partialAnchors: ['/'],
+    partial: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}/(?:${prefixPattern(['root'])})?`,
+  },
+] satisfies RuleSpec[]);
+
+/** E-mail addresses; matched at `@`, the local part is group `lead` inside a lookbehind. */
+export const EMAIL_RULE: RuleSpec = Object.freeze({
+  name: 'email',
+  kind: 'email',
+  pattern: "@(?<=(?<![A-Za-z0-9._%+-])(?<lead>[A-Za-z0-9._%+-]{1,64})@)[A-Za-z0-9.-]{1,253}\\.[A-Za-z]{2,24}(?![A-Za-z0-9-])",
+  markers: ['@'],
+  partialReach: 64,
+  partial: '(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{0,253}',
+});
+
+/** Every absolute path (`--paths all`). */
+export const PATH_RULES: readonly RuleSpec[] = Object.freeze([
+  {
+    name: 'path',
+    kind: 'path',
+    pattern: `(?<![A-Za-z0-9._~:/\\\\-])${NOT_AFTER_PLACEHOLDER}/[A-Za-z0-9._@%+=~\\-\\u0080-\\uFFFF][A-Za-z0-9._@%+=~/\\-\\u0080-\\uFFFF]{0,1022}`,
+    markers: ['/'],
+    partial: "(?<![A-Za-z0-9._~:/\\\\-])/[A-Za-z0-9._@%+=~/\\-\\u0080-\\uFFFF]{0,1023}",
+  },
+  {
+    name: 'path',
+    kind: 'path',
+    pattern: `(?<![A-Za-z0-9])${NOT_AFTER_PLACEHOLDER}[A-Za-z]:\\\\{1,2}[^\\s\"'<>|*?,;]{0,1023}`,
+    markers: [':\\'],
+    reach: 1,
+    partialAnchors: [':'],
+    partialReach: 1,
+    partial: "(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\{1,2}[^\\s\"'<>|*?,;]{0,1023})?",
+  },
+] satisfies RuleSpec[]);
+
+/** Home-directory names that are not a person's: still shortened to `~`, never collected. */
+export const NOT_USER_NAMES: ReadonlySet<string> = new Set(['shared', 'public', 'default', 'default user', 'all users', 'guest']);
