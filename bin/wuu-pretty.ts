@@ -36,6 +36,7 @@ Examples:
   flags: {
     string: ['color', 'width'],
     boolean: ['markdown', 'full', 'verbose'],
+    negatable: ['color'],
   },
   create({ flags, positionals, stdoutIsTTY, env }) {
     let mode = flags.string('color') ?? 'auto';

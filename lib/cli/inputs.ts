@@ -1,0 +1,225 @@
+/**
+ * Inputs: what a name stands for (a file, stdin, a directory's *.jsonl and
+ * *.jsonl.gz files), how it is opened (gzip recognised by its magic bytes,
+ * whatever the name), and why it could not be read, in the words of `cat`.
+ * This is the one place that opens inputs and words their errors.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** Why an input could not be read, in the words of `cat` and `grep`. */
+export function describeInputError(err: NodeJS.ErrnoException): string {
+  if (err.code === undefined && err.message) return err.message;
+  switch (err.code) {
+    case 'ENOENT':
+      return 'No such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'Permission denied';
+    case 'EISDIR':
+      return 'Is a directory';
+    case 'ELOOP':
+      return 'Too many levels of symbolic links';
+    case 'ENOTDIR':
+      return 'Not a directory';
+    case 'ENXIO':
+      return 'No such device or address';
+    case 'EIO':
+      return 'Input/output error';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'Too many open files';
+    case 'Z_BUF_ERROR':
+      return 'gzip data cut off (unexpected end of file)';
+    case 'Z_DATA_ERROR':
+      return `damaged gzip data (${err.message})`;
+    default:
+      return err.message;
+  }
+}
+
+/** The display name of an input in messages. */
+export function displayName(name: string): string {
+  return name === '-' ? '<stdin>' : name;
+}
+
+/** One input a name stands for, or the reason it stands for none. */
+export interface InputEntry {
+  name: string;
+  /** Set when this entry cannot be read; `name` is then the path at fault. */
+  error?: string;
+}
+
+const JSONL_RE = /\.jsonl(\.gz)?$/;
+
+/**
+ * Lists what a name stands for: itself, or a directory's *.jsonl(.gz) files
+ * (recursively, sorted by name). An unreadable subdirectory or a symlink loop
+ * is an entry with an error; so is a directory with nothing to read.
+ */
+export function listInputs(name: string): InputEntry[] {
+  if (name === '-') return [{ name }];
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(name);
+  } catch {
+    return [{ name }]; // the open reports the error
+  }
+  if (!stat.isDirectory()) return [{ name }];
+  const found: InputEntry[] = [];
+  const walk = (dir: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      found.push({ name: dir, error: describeInputError(err as NodeJS.ErrnoException) });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (JSONL_RE.test(entry.name)) found.push({ name: full });
+    }
+  };
+  walk(name);
+  if (!found.some((entry) => entry.error === undefined)) {
+    if (found.length === 0) found.push({ name, error: 'no *.jsonl or *.jsonl.gz files in this directory' });
+  }
+  return found;
+}
+
+/**
+ * Lists the inputs a name stands for, as paths (compatible form of
+ * {@link listInputs}: a path at fault is listed so that opening it reports it;
+ * a directory with nothing to read gives no path).
+ */
+export function expandInput(name: string): string[] {
+  return listInputs(name).flatMap((entry) => (entry.error === undefined || entry.name !== name ? [entry.name] : []));
+}
+
+/**
+ * stdin redirected from a file (`< run.jsonl`) is read in 1 MiB chunks like a
+ * named file, instead of the 64 KiB reads of process.stdin; pipes and
+ * terminals are read as they come, so a live producer is seen at once.
+ */
+function stdinStream(stdin: Readable): Readable {
+  if (stdin !== process.stdin) return stdin;
+  try {
+    if (fs.fstatSync(0).isFile()) return fs.createReadStream('', { fd: 0, highWaterMark: 1 << 20, autoClose: false });
+  } catch {
+    // fall back to process.stdin
+  }
+  return stdin;
+}
+
+/** Opens one input's raw bytes (stdin for '-'). */
+export function openRaw(name: string, stdin: Readable): Readable {
+  return name === '-' ? stdinStream(stdin) : fs.createReadStream(name, { highWaterMark: 1 << 20 });
+}
+
+/** Whether bytes start with the gzip magic (1f 8b). */
+export function isGzip(head: Buffer): boolean {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+/**
+ * The bytes of an input, decompressed when they are gzip (decided by the
+ * magic bytes, not the name). Everything that could be decompressed is
+ * yielded before a damaged gzip stream (cut off, trailing garbage) throws.
+ */
+export async function* inputBytes(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  let head: Buffer = Buffer.alloc(0);
+  // Two bytes decide; a first read of one byte (a slow pipe) waits for the next.
+  while (head.length < 2) {
+    const next = await it.next();
+    if (next.done) {
+      if (head.length > 0) yield head;
+      return;
+    }
+    head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+  }
+  const rest: AsyncIterable<Buffer> = {
+    [Symbol.asyncIterator]: () => it,
+  };
+  if (!isGzip(head)) {
+    yield head;
+    yield* rest;
+    return;
+  }
+  yield* gunzip(head, rest);
+}
+
+async function* gunzip(head: Buffer, rest: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const zlib = await import('node:zlib');
+  const unzip = zlib.createGunzip();
+  const queue: Buffer[] = [];
+  let failure: Error | undefined;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const poke = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  // 'data' events, not the stream iterator: the iterator drops the output still
+  // buffered when the stream fails, and a cut .gz must give all it holds.
+  unzip.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    if (queue.length >= 16) unzip.pause();
+    poke();
+  });
+  unzip.on('error', (err: Error) => {
+    failure = err;
+    ended = true;
+    poke();
+  });
+  unzip.on('end', () => {
+    ended = true;
+    poke();
+  });
+  const feed = async () => {
+    try {
+      if (!unzip.write(head)) await drained(unzip);
+      for await (const chunk of rest) {
+        if (ended) return;
+        if (!unzip.write(chunk)) await drained(unzip);
+      }
+      unzip.end();
+    } catch (err) {
+      unzip.destroy(err as Error);
+    }
+  };
+  void feed();
+  try {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk !== undefined) {
+        if (queue.length < 4) unzip.resume();
+        yield chunk;
+        continue;
+      }
+      if (ended) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    if (!ended) unzip.destroy();
+  }
+  if (failure) throw failure;
+}
+
+function drained(stream: NodeJS.WritableStream & NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+}
