@@ -119,6 +119,24 @@ export function openRaw(name: string, stdin: Readable): Readable {
   return name === '-' ? stdinStream(stdin) : fs.createReadStream(name, { highWaterMark: 1 << 20 });
 }
 
+/**
+ * Abandons a read stream of `name` whose open has not completed. Opening a
+ * FIFO blocks until a writer comes, in a thread of libuv's pool; that thread
+ * would keep the process from exiting (libuv joins its threads at exit), so a
+ * FIFO is released by opening its write end for an instant.
+ */
+export function abandonRaw(raw: Readable & { pending?: boolean }, name: string): void {
+  const pending = raw.pending === true;
+  raw.destroy();
+  if (!pending || name === '-') return;
+  try {
+    if (!fs.statSync(name).isFIFO()) return;
+    fs.closeSync(fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+  } catch {
+    // the open completed meanwhile (ENXIO: no reader left) or cannot be helped
+  }
+}
+
 /** Whether bytes start with the gzip magic (1f 8b). */
 export function isGzip(head: Buffer): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
@@ -152,74 +170,62 @@ export async function* inputBytes(source: AsyncIterable<Buffer>): AsyncGenerator
   yield* gunzip(head, rest);
 }
 
+/** Compressed bytes are fed in pieces this size, so one piece of a gzip bomb inflates to a bounded amount. */
+const GZIP_PIECE = 16 * 1024;
+
 async function* gunzip(head: Buffer, rest: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const zlib = await import('node:zlib');
   const unzip = zlib.createGunzip();
-  const queue: Buffer[] = [];
+  const out: Buffer[] = [];
   let failure: Error | undefined;
-  let ended = false;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
+  // The output is taken as zlib produces it (push), not through the readable
+  // side: a stream that fails drops what it still buffers, and a cut or
+  // damaged .gz must give everything it holds before the damage is reported.
+  let finished: (() => void) | undefined;
+  unzip.push = (chunk: unknown) => {
+    if (chunk !== null) out.push(chunk as Buffer);
+    else finished?.();
+    return true;
   };
-  // 'data' events, not the stream iterator: the iterator drops the output still
-  // buffered when the stream fails, and a cut .gz must give all it holds.
-  unzip.on('data', (chunk: Buffer) => {
-    queue.push(chunk);
-    if (queue.length >= 16) unzip.pause();
-    poke();
-  });
+  let broken: (() => void) | undefined;
   unzip.on('error', (err: Error) => {
-    failure = err;
-    ended = true;
-    poke();
+    failure ??= err;
+    finished?.();
+    broken?.();
   });
-  unzip.on('end', () => {
-    ended = true;
-    poke();
-  });
-  const feed = async () => {
-    try {
-      if (!unzip.write(head)) await drained(unzip);
-      for await (const chunk of rest) {
-        if (ended) return;
-        if (!unzip.write(chunk)) await drained(unzip);
+  // A write is done at its callback plus one turn of the event loop (zlib may
+  // report an error before it pushes that write's output); the end is done
+  // when zlib pushes its end (a clean stream) or fails (a cut trailer).
+  const step = (finish: boolean, piece?: Buffer) =>
+    new Promise<void>((resolve) => {
+      if (finish) {
+        finished = resolve;
+        unzip.end();
+      } else {
+        broken = () => setImmediate(resolve);
+        unzip.write(piece, (err?: Error | null) => {
+          if (err) failure ??= err;
+          setImmediate(resolve);
+        });
       }
-      unzip.end();
-    } catch (err) {
-      unzip.destroy(err as Error);
-    }
-  };
-  void feed();
+    });
+  const take = () => out.splice(0, out.length);
   try {
-    for (;;) {
-      const chunk = queue.shift();
-      if (chunk !== undefined) {
-        if (queue.length < 4) unzip.resume();
-        yield chunk;
-        continue;
+    const feed = async function* (chunk: Buffer) {
+      for (let at = 0; at < chunk.length && failure === undefined; at += GZIP_PIECE) {
+        await step(false, chunk.subarray(at, at + GZIP_PIECE));
+        yield* take();
       }
-      if (ended) break;
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  } finally {
-    if (!ended) unzip.destroy();
-  }
-  if (failure) throw failure;
-}
-
-function drained(stream: NodeJS.WritableStream & NodeJS.EventEmitter): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      stream.off('error', done);
-      resolve();
     };
-    stream.on('drain', done);
-    stream.on('close', done);
-    stream.on('error', done);
-  });
+    yield* feed(head);
+    for await (const chunk of rest) {
+      if (failure !== undefined) break;
+      yield* feed(chunk);
+    }
+    if (failure === undefined) await step(true);
+    yield* take();
+  } finally {
+    if (failure === undefined && !unzip.writableFinished) unzip.destroy();
+  }
+  if (failure !== undefined) throw failure;
 }

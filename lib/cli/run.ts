@@ -14,7 +14,7 @@ import { topLevelString } from '../scan.js';
 import { escapeControls } from '../text.js';
 import { COMMON_HELP, EXIT, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { followFile } from './follow.js';
-import { describeInputError, displayName, inputBytes, listInputs, openRaw } from './inputs.js';
+import { abandonRaw, describeInputError, displayName, inputBytes, listInputs, openRaw } from './inputs.js';
 import { BadLineLog, badLineMessage, oversizeReason, readLine } from './lines.js';
 import { onTerminatingSignals, SIGNAL_STATUS } from './process.js';
 import { describeWriteError, OutputSink, stdoutWasClosed } from './sink.js';
@@ -181,7 +181,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         endAfterResult = undefined;
         interrupted.signal.removeEventListener('abort', onInterrupt);
         stop.abort();
-        if (raw !== undefined && entry.name !== '-') raw.destroy();
+        if (raw !== undefined && entry.name !== '-') abandonRaw(raw, entry.name);
         void it.return?.(undefined).catch(() => undefined);
       }
       // An input that failed before giving a byte was never opened: no end-of-file handling.
