@@ -3,7 +3,19 @@
  * Filter expressions (`?()`) and script expressions (`()`) are refused,
  * because evaluating them is how the library's past RCE bugs were reached.
  */
-import { JSONPath } from 'jsonpath-plus';
+import { createRequire } from 'node:module';
+
+type Engine = typeof import('jsonpath-plus').JSONPath;
+let engine: Engine | undefined;
+
+/**
+ * jsonpath-plus, loaded on first use (its CommonJS build, synchronously): a
+ * binary started without a JSONPath does not pay for it at start-up.
+ */
+function jsonPath(): Engine {
+  engine ??= (createRequire(import.meta.url)('jsonpath-plus') as typeof import('jsonpath-plus')).JSONPath;
+  return engine;
+}
 
 /** Thrown for a path that cannot be used. */
 export class JsonPathError extends Error {
@@ -12,7 +24,7 @@ export class JsonPathError extends Error {
 
 /** Returns every value `path` selects in `json` (never evaluates scripts). */
 export function selectAll(path: string, json: unknown): unknown[] {
-  return JSONPath({ path, json: json as object, eval: false, wrap: true }) as unknown[];
+  return jsonPath()({ path, json: json as object, eval: false, wrap: true }) as unknown[];
 }
 
 /** Checks a path once, up front, so a bad one is a usage error rather than a failure mid-stream. */
@@ -32,6 +44,7 @@ export function checkPath(path: string): void {
 
 /** Every location `path` selects, as arrays of keys from the root (for rewriting). */
 export function selectPointers(path: string, json: unknown): Array<Array<string | number>> {
+  const JSONPath = jsonPath();
   const found = JSONPath({ path, json: json as object, eval: false, wrap: true, resultType: 'path' }) as string[];
   return found.map((p) => JSONPath.toPathArray(p).slice(1));
 }
