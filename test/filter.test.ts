@@ -170,7 +170,7 @@ t.test('binary: bad-line policy', async (t) => {
   t.same([strict.stdout, strict.code], ['{"type":"a"}\n', 1]);
   t.equal(strict.stderr.split('\n').length, 2, 'stops at the first bad line');
   const pass = await runBin('wuu-filter', ['--pass-invalid'], { input });
-  t.same([pass.stdout, pass.code], ['{"type":"a"}\nnot json\n{"type":"b"}\n\n{"type":"c"}\n{"type":"d"\n', 0]);
+  t.same([pass.stdout, pass.code], ['{"type":"a"}\nnot json\n{"type":"b"}\n\n{"type":"c"}\n{"type":"d"', 0], 'byte-exact: the cut last line keeps its missing newline');
   t.equal(pass.stderr.split('\n').length, 4, 'still reported');
 });
 
