@@ -112,6 +112,8 @@ t.test('output into /dev/full, a closed pipe, a closed descriptor', async (t) =>
   t.equal(closed.stderr, 'wuu-filter: write error: Bad file descriptor (standard output is closed)\n');
   const quiet = await sh(`${bin('wuu-filter')} --count=0 ${example('run.jsonl')} >&- 2>/dev/null; ${bin('wuu-result')} ${example('run.jsonl')} >&-`);
   t.equal(quiet.code, 1, 'wuu-result writes its summary: fails too');
+  const fifo = await sh(`timeout 20 ${bin('wuu-filter')} --count <(cat ${example('run.jsonl')}) < /dev/null | tail -1; echo "\${PIPESTATUS[0]}" >&2`);
+  t.equal(fifo.stderr, '0\n', 'a pipe input read to its end does not keep the process alive');
   const devnull = await sh(`${bin('wuu-filter')} ${example('run.jsonl')} > /dev/null`);
   t.equal(devnull.code, 0, '> /dev/null is fine');
 });

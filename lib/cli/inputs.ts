@@ -125,8 +125,9 @@ export function openRaw(name: string, stdin: Readable): Readable {
  * would keep the process from exiting (libuv joins its threads at exit), so a
  * FIFO is released by opening its write end for an instant.
  */
-export function abandonRaw(raw: Readable & { pending?: boolean }, name: string): void {
-  const pending = raw.pending === true;
+export function abandonRaw(raw: Readable & { pending?: boolean; bytesRead?: number }, name: string): void {
+  // fs.ReadStream's `pending` is also true once it has closed (fd null again).
+  const pending = raw.pending === true && !raw.closed && raw.bytesRead === 0;
   raw.destroy();
   if (!pending || name === '-') return;
   try {
