@@ -47,6 +47,8 @@ export interface FlagSpec {
   repeatable?: string[];
   /** Defaults, e.g. `{ 'default-rules': true }` for a boolean that `--no-default-rules` turns off. */
   defaults?: Record<string, boolean | string>;
+  /** The values a value flag allows, when they are a fixed set (for completion). */
+  values?: Record<string, readonly string[]>;
 }
 
 /** Typed access to the parsed flags. */
