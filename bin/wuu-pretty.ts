@@ -37,6 +37,7 @@ Examples:
     string: ['color', 'width'],
     values: { color: ['always', 'never', 'auto'] },
     boolean: ['markdown', 'full', 'verbose'],
+    negatable: ['color'],
   },
   create({ flags, positionals, stdoutIsTTY, env }) {
     let mode = flags.string('color') ?? 'auto';

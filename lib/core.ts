@@ -5,26 +5,17 @@
  * with its state in a closure. The same core runs inside the object-mode
  * stream returned by {@link coreStream} (for programmatic use) and directly
  * inside the command-line runner (which skips the per-object stream overhead).
+ *
+ * The streams here are plain `node:stream` Transforms built directly (no
+ * through2/readable-stream), so their type is what it says and the binaries,
+ * which import this module for the Core contract, load nothing extra.
  */
-import through2 from 'through2';
-import type { Transform } from 'node:stream';
-
-const EMPTY = Buffer.alloc(0);
-
-type Done = (err?: Error | null, data?: unknown) => void;
+import { Transform, type TransformCallback } from 'node:stream';
 import { isEvent, type WuuEvent } from './events.js';
-import {
-  DEFAULT_MAX_LINE_BYTES,
-  InvalidLineError,
-  LineRecord,
-  LineSplitter,
-  lineBytes,
-  makeRecord,
-  type Line,
-  serializeLine,
-  type EventRecord,
-  type Output,
-} from './jsonl.js';
+import { readLine } from './cli/lines.js';
+import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, makeRecord, parseNothing, serializeLine, type EventRecord, type Line, type Output } from './jsonl.js';
+
+export { parseNothing };
 
 /** A line that is not an event, as handed to {@link Core.badLine}. */
 export interface BadLine {
@@ -42,6 +33,12 @@ export interface BadLine {
 
 /** Receives what a core produces. */
 export type Emit = (out: Output) => void;
+
+/** Where an oversize line sits, for {@link Core.oversize}. */
+export interface OversizeLine {
+  file: string;
+  line: number;
+}
 
 /** A transform's logic: one event in, zero or more outputs out. */
 export interface Core {
@@ -69,13 +66,19 @@ export interface Core {
   badLine?(bad: BadLine, emit: Emit): void;
   /** Exit status owed at the end (for example a failed check); 0 when fine. */
   status?(): number;
+  /**
+   * A line longer than --max-line-bytes, offered to the core before it is
+   * dropped (wuu-redact streams such a line through a streaming JSON parser).
+   * Return undefined to decline: the line is reported and dropped as usual.
+   * Otherwise the runner hands the line's bytes (newline excluded) through
+   * `source` piece by piece as they are read, with backpressure (memory stays
+   * bounded), writes whatever the core emits as it comes, and waits for the
+   * promise before the next line. The core emits the line's replacement
+   * itself, newline included. A rejection with an Error reports the line as
+   * bad (`FILE:LINE: message`) and counts it.
+   */
+  oversize?(source: AsyncIterable<Buffer>, where: OversizeLine, emit: Emit): Promise<void> | undefined;
 }
-
-/**
- * A `needsParse` for cores that never read event content (a type-only
- * filter): the runner then does not even read the type to decide.
- */
-export const parseNothing = (_type: string): boolean => false;
 
 /** Accepts an EventRecord or a bare event object, as a stream consumer may write either. */
 function toRecord(chunk: unknown): EventRecord {
@@ -92,8 +95,9 @@ function toRecord(chunk: unknown): EventRecord {
  * objects), read records and text. Backpressure is the stream's own.
  */
 export function coreStream(core: Core): Transform {
-  return through2.obj(
-    function transform(this: Transform, chunk: unknown, _encoding: BufferEncoding, done: Done) {
+  return new Transform({
+    objectMode: true,
+    transform(chunk: unknown, _encoding, done: TransformCallback) {
       try {
         core.push(toRecord(chunk), (out) => this.push(out));
         done();
@@ -101,7 +105,7 @@ export function coreStream(core: Core): Transform {
         done(err as Error);
       }
     },
-    function flush(this: Transform, done: Done) {
+    flush(done: TransformCallback) {
       try {
         core.endFile?.('-', (out) => this.push(out));
         core.end?.((out) => this.push(out));
@@ -110,7 +114,7 @@ export function coreStream(core: Core): Transform {
         done(err as Error);
       }
     },
-  );
+  });
 }
 
 /** Options of {@link parse}. */
@@ -126,59 +130,58 @@ export interface ParseOptions {
 /**
  * Bytes to event records. Each record keeps its original bytes and line
  * number. A bad line is skipped and announced as an `invalid` event carrying
- * an {@link InvalidLineError}; with `strict` it fails the stream instead.
+ * an {@link InvalidLineError} (worded as the binaries word it); with `strict`
+ * it fails the stream instead.
  */
 export function parse(options: ParseOptions = {}): Transform {
   const file = options.file ?? '-';
-  const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-  let stream: Transform;
-  const handle = (line: Line) => {
-    if (line.oversizeBytes !== undefined) {
-      throw new InvalidLineError(`line of ${line.oversizeBytes} bytes exceeds the maximum line size`, file, line.line, EMPTY);
-    }
-    // A copy: the caller may reuse its chunk buffers, and consumers may keep records.
-    stream.push(new LineRecord(Buffer.from(lineBytes(line)), file, line.line).validate());
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const splitter = new LineSplitter(maxLineBytes);
+  const handle = (stream: Transform) => (line: Line) => {
+    readLine(file, line, {
+      maxLineBytes,
+      // A copy: the caller may reuse its chunk buffers, and consumers may keep records.
+      push: (rec) => stream.push(new LineRecord(Buffer.from(rec.raw), file, line.line).validate()),
+      bad: (reason, raw) => {
+        const err = new InvalidLineError(reason, file, line.line, Buffer.from(raw));
+        if (options.strict) throw err;
+        stream.emit('invalid', err);
+      },
+    });
   };
-  const guarded = (line: Line) => {
-    try {
-      handle(line);
-    } catch (err) {
-      if (!(err instanceof InvalidLineError) || options.strict) throw err;
-      stream.emit('invalid', err);
-    }
-  };
-  stream = through2(
-    { readableObjectMode: true, writableObjectMode: false },
-    function transform(this: Transform, chunk: Buffer, _encoding: BufferEncoding, done: Done) {
+  return new Transform({
+    readableObjectMode: true,
+    writableObjectMode: false,
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
       try {
-        splitter.push(chunk, guarded);
+        splitter.push(chunk, handle(this));
         done();
       } catch (err) {
         done(err as Error);
       }
     },
-    function flush(this: Transform, done: Done) {
+    flush(done: TransformCallback) {
       try {
-        splitter.end(guarded);
+        splitter.end(handle(this));
         done();
       } catch (err) {
         done(err as Error);
       }
     },
-  );
-  return stream;
+  });
 }
 
 /** Records, plain events or text back to JSONL bytes (unchanged events byte for byte). */
 export function stringify(): Transform {
-  return through2(
-    { writableObjectMode: true, readableObjectMode: false },
-    function transform(this: Transform, chunk: unknown, _encoding: BufferEncoding, done: Done) {
+  return new Transform({
+    writableObjectMode: true,
+    readableObjectMode: false,
+    transform(chunk: unknown, _encoding, done: TransformCallback) {
       try {
         done(null, serializeLine(typeof chunk === 'string' ? chunk : toRecord(chunk)));
       } catch (err) {
         done(err as Error);
       }
     },
-  );
+  });
 }

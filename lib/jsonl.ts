@@ -11,6 +11,12 @@ import { topLevelString } from './scan.js';
 const NEWLINE = 0x0a;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/**
+ * A `needsParse` for cores that never read event content (a type-only
+ * filter): the runner then does not even read the type to decide.
+ */
+export const parseNothing = (_type: string): boolean => false;
+
 /** Default cap on one line; a longer line is reported and dropped unread. */
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
@@ -30,6 +36,19 @@ export interface Line {
   oversizeBytes?: number;
 }
 
+/**
+ * Receives a line over the cap piece by piece instead of losing it (see
+ * {@link LineSplitter.streamOversize}): `start` when the cap is crossed, each
+ * piece in order, `end` at its newline (or at the end of input). `end` may
+ * return true to make {@link LineSplitter.push} stop right after this line, so
+ * the caller can finish the line before the lines after it.
+ */
+export interface OversizeStream {
+  start(line: number): void;
+  piece(bytes: Buffer): void;
+  end(totalBytes: number, terminated: boolean): boolean;
+}
+
 /** The bytes of a line (a view, not a copy). */
 export function lineBytes(line: Line): Buffer {
   return line.start === 0 && line.end === line.source.length ? line.source : line.source.subarray(line.start, line.end);
@@ -47,24 +66,37 @@ export class LineSplitter {
   private dropping = false;
   private lineNo = 0;
   private atStart = true;
+  /** Whether the first chunk began with a UTF-8 byte order mark (skipped). */
+  sawBom = false;
+  /** When set, lines over the cap are handed here piece by piece instead of dropped. */
+  streamOversize: OversizeStream | undefined;
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
-  /** Feeds one chunk; calls `onLine` for each line completed by it. */
-  push(chunk: Buffer, onLine: (line: Line) => void): void {
+  /**
+   * Feeds one chunk; calls `onLine` for each line completed by it. Returns the
+   * number of bytes consumed: all of them, unless an oversize stream's `end`
+   * asked to stop after its line (then feed the rest again).
+   */
+  push(chunk: Buffer, onLine: (line: Line) => void): number {
     let from = 0;
     if (this.atStart && chunk.length > 0) {
       // A UTF-8 byte order mark before the first line is not part of the JSON.
       this.atStart = false;
-      if (chunk.subarray(0, 3).equals(UTF8_BOM)) from = 3;
+      if (chunk.subarray(0, 3).equals(UTF8_BOM)) {
+        from = 3;
+        this.sawBom = true;
+      }
     }
     for (;;) {
       const newline = chunk.indexOf(NEWLINE, from);
       if (newline < 0) break;
-      this.finishLine(chunk, from, newline, true, onLine);
+      const pause = this.finishLine(chunk, from, newline, true, onLine);
       from = newline + 1;
+      if (pause) return from;
     }
     if (from < chunk.length) this.hold(chunk.subarray(from));
+    return chunk.length;
   }
 
   /** Signals end of input; emits a last line that had no newline. */
@@ -74,33 +106,57 @@ export class LineSplitter {
 
   private hold(piece: Buffer): void {
     this.pendingBytes += piece.length;
-    if (this.dropping) return;
+    if (this.dropping) {
+      if (this.streaming) this.streamOversize?.piece(Buffer.from(piece));
+      return;
+    }
     if (this.pendingBytes > this.maxLineBytes) {
       // Keep counting, stop holding: memory stays bounded whatever the line size.
       this.dropping = true;
+      const held = this.pending;
       this.pending = [];
+      if (this.streamOversize) {
+        this.streaming = true;
+        this.streamOversize.start(this.lineNo + 1);
+        for (const part of held) this.streamOversize.piece(part);
+        this.streamOversize.piece(Buffer.from(piece));
+      }
       return;
     }
     // Copy: the chunk may be a pooled buffer that is reused after this call.
     this.pending.push(Buffer.from(piece));
   }
 
-  private finishLine(chunk: Buffer, start: number, end: number, terminated: boolean, onLine: (line: Line) => void): void {
+  private streaming = false;
+
+  private finishLine(chunk: Buffer, start: number, end: number, terminated: boolean, onLine: (line: Line) => void): boolean {
     this.lineNo++;
     const total = this.pendingBytes + (end - start);
+    if (this.streamOversize && (this.streaming || total > this.maxLineBytes)) {
+      const stream = this.streamOversize;
+      if (!this.streaming) {
+        stream.start(this.lineNo);
+        for (const part of this.pending) stream.piece(part);
+      }
+      if (end > start) stream.piece(chunk.subarray(start, end));
+      this.streaming = false;
+      this.reset();
+      return stream.end(total, terminated);
+    }
     if (this.dropping || total > this.maxLineBytes) {
       this.reset();
       onLine({ source: EMPTY, start: 0, end: 0, line: this.lineNo, terminated, oversizeBytes: total });
-      return;
+      return false;
     }
     if (this.pending.length === 0) {
       onLine({ source: chunk, start, end, line: this.lineNo, terminated });
-      return;
+      return false;
     }
     this.pending.push(chunk.subarray(start, end));
     const bytes = Buffer.concat(this.pending, total);
     this.reset();
     onLine({ source: bytes, start: 0, end: bytes.length, line: this.lineNo, terminated });
+    return false;
   }
 
   private reset(): void {
@@ -254,6 +310,21 @@ export class OutputBatch {
   private spanSource: Buffer | undefined;
   private spanStart = 0;
   private spanEnd = 0;
+  private bare: Buffer | undefined;
+
+  /**
+   * Marks `source` as holding a last line that had no newline: a span that
+   * ends with it is written without one (byte-exact pass-through).
+   */
+  markUnterminated(source: Buffer): void {
+    this.bare = source;
+  }
+
+  /** Adds bytes exactly as given (no newline added). */
+  addRaw(bytes: Buffer): void {
+    this.closeSpan();
+    if (bytes.length > 0) this.parts.push(bytes);
+  }
 
   /** Adds one output item. */
   add(out: Output): void {
@@ -279,10 +350,11 @@ export class OutputBatch {
     }
   }
 
-  /** Adds raw bytes as one line (newline appended). */
-  addBytes(bytes: Buffer): void {
+  /** Adds raw bytes as one line (newline appended unless `newline` is false). */
+  addBytes(bytes: Buffer, newline = true): void {
     this.closeSpan();
-    this.parts.push(bytes, NEWLINE_BUFFER);
+    this.parts.push(bytes);
+    if (newline) this.parts.push(NEWLINE_BUFFER);
   }
 
   /** Everything added since the last call, as one buffer; undefined when nothing. */
@@ -300,6 +372,8 @@ export class OutputBatch {
     this.spanSource = undefined;
     if (this.spanEnd < source.length && source[this.spanEnd] === NEWLINE) {
       this.parts.push(source.subarray(this.spanStart, this.spanEnd + 1));
+    } else if (source === this.bare && this.spanEnd === source.length) {
+      this.parts.push(source.subarray(this.spanStart, this.spanEnd));
     } else {
       this.parts.push(source.subarray(this.spanStart, this.spanEnd), NEWLINE_BUFFER);
     }

@@ -38,11 +38,8 @@ export function allFlags(spec: ToolSpec): string[] {
   const flags = spec.flags ?? {};
   const long = [...(flags.string ?? []), ...(flags.boolean ?? []), 'strict', 'pass-invalid', 'max-line-bytes', 'help', 'version'];
   // A negated form is offered where it means something: a boolean that is on by
-  // default, or a `--no-X` the help text documents (wuu-pretty's --no-color).
-  const negated = [
-    ...(flags.boolean ?? []).filter((name) => flags.defaults?.[name] === true),
-    ...[...spec.usage.matchAll(/--no-([a-z][a-z-]*)/g)].map((m) => m[1]!),
-  ].map((name) => `no-${name}`);
+  // default, or a flag declared negatable (wuu-pretty's --no-color).
+  const negated = [...(flags.boolean ?? []).filter((name) => flags.defaults?.[name] === true), ...(flags.negatable ?? [])].map((name) => `no-${name}`);
   const short = Object.keys(flags.alias ?? {}).filter((a) => a.length === 1);
   return [...new Set([...[...long, ...negated].map((f) => `--${f}`), ...short.map((f) => `-${f}`), '-h'])].sort();
 }

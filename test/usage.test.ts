@@ -587,7 +587,8 @@ t.test('binary: usage errors', async (t) => {
     [['--by', 'week'], "--by takes turn, run, model, file, day, not 'week'"],
     [['--jobs', '0'], '--jobs must be at least 1'],
     [['--pricing', 'nope.json'], '--pricing nope.json: No such file or directory'],
-    [['--pricing', 'examples/pricing.json', '--pricing', 'test/usage-oracle.jq'], "--pricing test/usage-oracle.jq: not valid JSON (Unexpected token '#', \"# Independ\"... is not valid JSON)"],
+    [['--pricing', 'examples/pricing.json', '--pricing', 'test/usage-oracle.jq'], 'option --pricing given more than once'],
+    [['--pricing', 'test/usage-oracle.jq'], "--pricing test/usage-oracle.jq: not valid JSON (Unexpected token '#', \"# Independ\"... is not valid JSON)"],
   ];
   for (const [args, message] of cases) {
     const r = await runBin('wuu-usage', args);

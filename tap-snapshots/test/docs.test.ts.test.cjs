@@ -781,14 +781,18 @@ Object {
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
-                             means its *.jsonl and *.jsonl.gz files; .gz is decompressed
+                             means its *.jsonl and *.jsonl.gz files; gzip input is
+                             recognised by its bytes and decompressed
+      -f, --follow           keep reading each FILE as it grows (like tail -F);
+                             end after the run's result event, or on Ctrl-C
       --strict               stop at the first bad line (exit 1)
       --pass-invalid         hand bad lines on unchanged instead of skipping them
       --max-line-bytes N     longest line accepted (default 32M; K, M, G suffixes)
       -h, --help             show this help and exit
       --version              print the version and exit
     A bad line is reported on stderr as PROG: FILE:LINE: message.
-    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable input.
+    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable
+    input, 129/130/143 after SIGHUP/SIGINT/SIGTERM.
     
   ),
 }
@@ -1640,14 +1644,18 @@ Object {
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
-                             means its *.jsonl and *.jsonl.gz files; .gz is decompressed
+                             means its *.jsonl and *.jsonl.gz files; gzip input is
+                             recognised by its bytes and decompressed
+      -f, --follow           keep reading each FILE as it grows (like tail -F);
+                             end after the run's result event, or on Ctrl-C
       --strict               stop at the first bad line (exit 1)
       --pass-invalid         hand bad lines on unchanged instead of skipping them
       --max-line-bytes N     longest line accepted (default 32M; K, M, G suffixes)
       -h, --help             show this help and exit
       --version              print the version and exit
     A bad line is reported on stderr as PROG: FILE:LINE: message.
-    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable input.
+    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable
+    input, 129/130/143 after SIGHUP/SIGINT/SIGTERM.
     
   ),
 }

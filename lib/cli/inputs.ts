@@ -1,0 +1,231 @@
+/**
+ * Inputs: what a name stands for (a file, stdin, a directory's *.jsonl and
+ * *.jsonl.gz files), how it is opened (gzip recognised by its magic bytes,
+ * whatever the name), and why it could not be read, in the words of `cat`.
+ * This is the one place that opens inputs and words their errors.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** Why an input could not be read, in the words of `cat` and `grep`. */
+export function describeInputError(err: NodeJS.ErrnoException): string {
+  if (err.code === undefined && err.message) return err.message;
+  switch (err.code) {
+    case 'ENOENT':
+      return 'No such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'Permission denied';
+    case 'EISDIR':
+      return 'Is a directory';
+    case 'ELOOP':
+      return 'Too many levels of symbolic links';
+    case 'ENOTDIR':
+      return 'Not a directory';
+    case 'ENXIO':
+      return 'No such device or address';
+    case 'EIO':
+      return 'Input/output error';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'Too many open files';
+    case 'Z_BUF_ERROR':
+      return 'gzip data cut off (unexpected end of file)';
+    case 'Z_DATA_ERROR':
+      return `damaged gzip data (${err.message})`;
+    default:
+      return err.message;
+  }
+}
+
+/** The display name of an input in messages. */
+export function displayName(name: string): string {
+  return name === '-' ? '<stdin>' : name;
+}
+
+/** One input a name stands for, or the reason it stands for none. */
+export interface InputEntry {
+  name: string;
+  /** Set when this entry cannot be read; `name` is then the path at fault. */
+  error?: string;
+}
+
+const JSONL_RE = /\.jsonl(\.gz)?$/;
+
+/**
+ * Lists what a name stands for: itself, or a directory's *.jsonl(.gz) files
+ * (recursively, sorted by name). An unreadable subdirectory or a symlink loop
+ * is an entry with an error; so is a directory with nothing to read.
+ */
+export function listInputs(name: string): InputEntry[] {
+  if (name === '-') return [{ name }];
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(name);
+  } catch {
+    return [{ name }]; // the open reports the error
+  }
+  if (!stat.isDirectory()) return [{ name }];
+  const found: InputEntry[] = [];
+  const walk = (dir: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      found.push({ name: dir, error: describeInputError(err as NodeJS.ErrnoException) });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (JSONL_RE.test(entry.name)) found.push({ name: full });
+    }
+  };
+  walk(name);
+  if (!found.some((entry) => entry.error === undefined)) {
+    if (found.length === 0) found.push({ name, error: 'no *.jsonl or *.jsonl.gz files in this directory' });
+  }
+  return found;
+}
+
+/**
+ * Lists the inputs a name stands for, as paths (compatible form of
+ * {@link listInputs}: a path at fault is listed so that opening it reports it;
+ * a directory with nothing to read gives no path).
+ */
+export function expandInput(name: string): string[] {
+  return listInputs(name).flatMap((entry) => (entry.error === undefined || entry.name !== name ? [entry.name] : []));
+}
+
+/**
+ * stdin redirected from a file (`< run.jsonl`) is read in 1 MiB chunks like a
+ * named file, instead of the 64 KiB reads of process.stdin; pipes and
+ * terminals are read as they come, so a live producer is seen at once.
+ */
+function stdinStream(stdin: Readable): Readable {
+  if (stdin !== process.stdin) return stdin;
+  try {
+    if (fs.fstatSync(0).isFile()) return fs.createReadStream('', { fd: 0, highWaterMark: 1 << 20, autoClose: false });
+  } catch {
+    // fall back to process.stdin
+  }
+  return stdin;
+}
+
+/** Opens one input's raw bytes (stdin for '-'). */
+export function openRaw(name: string, stdin: Readable): Readable {
+  return name === '-' ? stdinStream(stdin) : fs.createReadStream(name, { highWaterMark: 1 << 20 });
+}
+
+/**
+ * Abandons a read stream of `name` whose open has not completed. Opening a
+ * FIFO blocks until a writer comes, in a thread of libuv's pool; that thread
+ * would keep the process from exiting (libuv joins its threads at exit), so a
+ * FIFO is released by opening its write end for an instant.
+ */
+export function abandonRaw(raw: Readable & { pending?: boolean }, name: string): void {
+  const pending = raw.pending === true;
+  raw.destroy();
+  if (!pending || name === '-') return;
+  try {
+    if (!fs.statSync(name).isFIFO()) return;
+    fs.closeSync(fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+  } catch {
+    // the open completed meanwhile (ENXIO: no reader left) or cannot be helped
+  }
+}
+
+/** Whether bytes start with the gzip magic (1f 8b). */
+export function isGzip(head: Buffer): boolean {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+/**
+ * The bytes of an input, decompressed when they are gzip (decided by the
+ * magic bytes, not the name). Everything that could be decompressed is
+ * yielded before a damaged gzip stream (cut off, trailing garbage) throws.
+ */
+export async function* inputBytes(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  let head: Buffer = Buffer.alloc(0);
+  // Two bytes decide; a first read of one byte (a slow pipe) waits for the next.
+  while (head.length < 2) {
+    const next = await it.next();
+    if (next.done) {
+      if (head.length > 0) yield head;
+      return;
+    }
+    head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+  }
+  const rest: AsyncIterable<Buffer> = {
+    [Symbol.asyncIterator]: () => it,
+  };
+  if (!isGzip(head)) {
+    yield head;
+    yield* rest;
+    return;
+  }
+  yield* gunzip(head, rest);
+}
+
+/** Compressed bytes are fed in pieces this size, so one piece of a gzip bomb inflates to a bounded amount. */
+const GZIP_PIECE = 16 * 1024;
+
+async function* gunzip(head: Buffer, rest: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const zlib = await import('node:zlib');
+  const unzip = zlib.createGunzip();
+  const out: Buffer[] = [];
+  let failure: Error | undefined;
+  // The output is taken as zlib produces it (push), not through the readable
+  // side: a stream that fails drops what it still buffers, and a cut or
+  // damaged .gz must give everything it holds before the damage is reported.
+  let finished: (() => void) | undefined;
+  unzip.push = (chunk: unknown) => {
+    if (chunk !== null) out.push(chunk as Buffer);
+    else finished?.();
+    return true;
+  };
+  let broken: (() => void) | undefined;
+  unzip.on('error', (err: Error) => {
+    failure ??= err;
+    finished?.();
+    broken?.();
+  });
+  // A write is done at its callback plus one turn of the event loop (zlib may
+  // report an error before it pushes that write's output); the end is done
+  // when zlib pushes its end (a clean stream) or fails (a cut trailer).
+  const step = (finish: boolean, piece?: Buffer) =>
+    new Promise<void>((resolve) => {
+      if (finish) {
+        finished = resolve;
+        unzip.end();
+      } else {
+        broken = () => setImmediate(resolve);
+        unzip.write(piece, (err?: Error | null) => {
+          if (err) failure ??= err;
+          setImmediate(resolve);
+        });
+      }
+    });
+  const take = () => out.splice(0, out.length);
+  try {
+    const feed = async function* (chunk: Buffer) {
+      for (let at = 0; at < chunk.length && failure === undefined; at += GZIP_PIECE) {
+        await step(false, chunk.subarray(at, at + GZIP_PIECE));
+        yield* take();
+      }
+    };
+    yield* feed(head);
+    for await (const chunk of rest) {
+      if (failure !== undefined) break;
+      yield* feed(chunk);
+    }
+    if (failure === undefined) await step(true);
+    yield* take();
+  } finally {
+    if (failure === undefined && !unzip.writableFinished) unzip.destroy();
+  }
+  if (failure !== undefined) throw failure;
+}

@@ -1,0 +1,89 @@
+/**
+ * Standard output with backpressure. A closed pipe (EPIPE) ends output
+ * quietly, as `cat` does when `head` has enough; any other write error
+ * (ENOSPC on /dev/full, EBADF) is kept to be reported and to fail the run.
+ */
+import fs from 'node:fs';
+import type { Writable } from 'node:stream';
+
+/** A write error in the words of strerror. */
+export function describeWriteError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOSPC':
+      return 'No space left on device';
+    case 'EBADF':
+      return 'Bad file descriptor';
+    case 'EIO':
+      return 'Input/output error';
+    case 'EDQUOT':
+      return 'Disk quota exceeded';
+    case 'EFBIG':
+      return 'File too large';
+    default:
+      return err.message;
+  }
+}
+
+/** Writes to a stream with backpressure; remembers the first real failure. */
+export class OutputSink {
+  closed = false;
+  failure: NodeJS.ErrnoException | undefined;
+  private waiters: Array<() => void> = [];
+
+  constructor(private readonly stream: Writable) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && this.failure === undefined) this.failure = err;
+      this.close();
+    });
+    stream.on('close', () => this.close());
+    stream.on('drain', () => this.wake());
+  }
+
+  private close(): void {
+    this.closed = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Writes, and waits while the stream's buffer is full. */
+  async write(data: string | Buffer): Promise<void> {
+    if (this.closed || data.length === 0) return;
+    if (!this.stream.write(data)) {
+      await new Promise<void>((resolve) => {
+        if (this.closed) resolve();
+        else this.waiters.push(resolve);
+      });
+    }
+  }
+
+  /** Waits until everything written so far has been handed to the OS (or failed). */
+  async settle(): Promise<void> {
+    if (this.closed) return;
+    await new Promise<void>((resolve) => {
+      this.waiters.push(resolve);
+      this.stream.write('', () => resolve());
+    });
+  }
+}
+
+const DEV_NULL_RDEV = (1 << 8) | 3;
+
+/**
+ * Whether file descriptor 1 was closed when the process started (`>&-`).
+ * Node reopens a closed standard descriptor on /dev/null read-write; a user's
+ * `>/dev/null` opens it write-only. Linux only; elsewhere: false.
+ */
+export function stdoutWasClosed(): boolean {
+  try {
+    if (fs.fstatSync(1).rdev !== DEV_NULL_RDEV) return false;
+    const flags = /^flags:\s+([0-7]+)/m.exec(fs.readFileSync('/proc/self/fdinfo/1', 'utf8'))?.[1];
+    return flags !== undefined && (parseInt(flags, 8) & 3) === 2;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The package version for --version, read cheaply: one small file read, no
+ * directory walk (lib/cli/ in the sources, dist/lib/cli/ when built).
+ */
+import { readFileSync } from 'node:fs';
+
+let cached: string | undefined;
+
+/** This package's version from its package.json, or 'unknown'. */
+export function packageVersion(): string {
+  if (cached !== undefined) return cached;
+  cached = 'unknown';
+  for (const relative of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'wuu-stream' && typeof pkg.version === 'string') {
+        cached = pkg.version;
+        break;
+      }
+    } catch {
+      // not at this level
+    }
+  }
+  return cached;
+}
