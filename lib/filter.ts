@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Transform } from 'node:stream';
 import { coreStream, parseNothing, type Core } from './core.js';
-import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES } from './events.js';
+import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES, stringField } from './events.js';
 import { LineRecord, type EventRecord } from './jsonl.js';
 import { isJsonObject } from './scan.js';
 import { nearest } from './suggest.js';
@@ -125,10 +125,10 @@ export function createFilter(options: FilterOptions = {}): Core {
   const passAll = (options.selectors ?? []).length === 0 && !readsContent && !invert && !options.count;
 
   const contentMatches = (rec: EventRecord): boolean => {
-    const event = rec.event as unknown as Record<string, unknown>;
+    const event = rec.event;
     for (const { field, values } of idFilters) {
-      const value = Object.hasOwn(event, field) ? event[field] : undefined;
-      if (typeof value !== 'string' || !values.has(value)) return false;
+      const value = stringField(event, field);
+      if (value === undefined || !values.has(value)) return false;
     }
     return conditions.every((condition) => holds(condition, event));
   };

@@ -57,32 +57,19 @@ export function parsePath(path: string): string[] {
   let at = 1;
   while (at < path.length) {
     const rest = path.slice(at);
-    if (rest.startsWith('..')) {
-      descents++;
-      if (descents > 1) throw new JsonPathError(`JSONPath '${path}': at most one recursive descent (..) per path`);
-      parts.push('..');
-      at += 2;
-      if (path[at] === '[') continue;
-      if (path[at] === '*') {
-        parts.push('*');
-        at++;
-        continue;
+    if (rest.startsWith('.')) {
+      const descent = rest.startsWith('..');
+      if (descent) {
+        descents++;
+        if (descents > 1) throw new JsonPathError(`JSONPath '${path}': at most one recursive descent (..) per path`);
+        parts.push('..');
       }
-      const name = NAME.exec(path.slice(at))?.[0];
-      if (name === undefined) fail(at, "a name, '*' or '[' expected after '..'");
-      parts.push(name!);
-      at += name!.length;
-    } else if (rest.startsWith('.')) {
-      at++;
-      if (path[at] === '*') {
-        parts.push('*');
-        at++;
-        continue;
-      }
-      const name = NAME.exec(path.slice(at))?.[0];
-      if (name === undefined) fail(at, "a name or '*' expected after '.'");
-      parts.push(name!);
-      at += name!.length;
+      at += descent ? 2 : 1;
+      if (descent && path[at] === '[') continue;
+      const member = path[at] === '*' ? '*' : NAME.exec(path.slice(at))?.[0];
+      if (member === undefined) fail(at, descent ? "a name, '*' or '[' expected after '..'" : "a name or '*' expected after '.'");
+      parts.push(member!);
+      at += member!.length;
     } else if (rest.startsWith('[')) {
       at++;
       for (;;) {

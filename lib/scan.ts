@@ -12,13 +12,9 @@
  * reports the line if it is bad.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+// The bytes of JSON's structure: " \ : { } [ ] and , - + . 0 9.
+const [QUOTE, BACKSLASH, COLON, LBRACE, RBRACE, LBRACKET, RBRACKET] = [0x22, 0x5c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d] as const;
+const [COMMA, MINUS, PLUS, DOT, ZERO, NINE] = [0x2c, 0x2d, 0x2b, 0x2e, 0x30, 0x39] as const;
 
 function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
@@ -185,12 +181,7 @@ export function looksLikeObject(line: Buffer, start = 0, end = line.length): boo
  * line, so a line of 10,000 `[` costs 10 KB, not a call stack.
  */
 
-const COMMA = 0x2c;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
+/** Kinds of open containers on the validator's nesting stack. */
 const OBJECT = 1;
 const ARRAY = 2;
 

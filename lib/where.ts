@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import type { RE2JS as RE2JSClass } from 're2js';
+import { stringField, type WuuEvent } from './events.js';
 import { checkPath, JsonPathError, parsePath, selectAll } from './jsonpath.js';
 
 /** The comparison operators, longest first so `<=` is not read as `<`. */
@@ -118,11 +119,12 @@ function compares(operator: Operator, selected: unknown, value: unknown): boolea
 }
 
 /** The event as a path sees it: with `arguments` decoded when the path reads into it. */
-function viewOf(condition: WhereCondition, event: Record<string, unknown>): unknown {
-  if (!condition.readsArguments || typeof event.arguments !== 'string') return event;
+function viewOf(condition: WhereCondition, event: WuuEvent): unknown {
+  const args = condition.readsArguments ? stringField(event, 'arguments') : undefined;
+  if (args === undefined) return event;
   let decoded: unknown;
   try {
-    decoded = JSON.parse(event.arguments);
+    decoded = JSON.parse(args);
   } catch {
     return event;
   }
@@ -130,7 +132,7 @@ function viewOf(condition: WhereCondition, event: Record<string, unknown>): unkn
 }
 
 /** Whether `condition` holds for `event`. */
-export function holds(condition: WhereCondition, event: Record<string, unknown>): boolean {
+export function holds(condition: WhereCondition, event: WuuEvent): boolean {
   const selected = selectAll(condition.path, viewOf(condition, event));
   const { operator, value, matches } = condition;
   switch (operator) {
