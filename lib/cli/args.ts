@@ -150,9 +150,11 @@ function grammarOf(own: FlagSpec): Grammar {
 
 /**
  * Checks argv against the grammar; throws a {@link UsageError} for the first
- * option that is unknown, misused or repeated.
+ * option that is unknown, misused or repeated. Returns argv with short
+ * clusters spelled out (`-vj4` as `-v -j 4`), which minimist gets wrong.
  */
-function checkArgv(g: Grammar, argv: readonly string[]): void {
+function checkArgv(g: Grammar, argv: readonly string[]): string[] {
+  const out: string[] = [];
   const seen = new Set<string>();
   const canonical = (name: string) => g.alias.get(name) ?? name;
   const known = (name: string) => g.strings.has(name) || g.booleans.has(name) || g.alias.has(name);
@@ -164,7 +166,11 @@ function checkArgv(g: Grammar, argv: readonly string[]): void {
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '--') return;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      return out;
+    }
+    if (arg === '-' || !arg.startsWith('-') || arg.startsWith('--')) out.push(arg);
     if (arg === '-' || !arg.startsWith('-')) continue;
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
@@ -177,6 +183,7 @@ function checkArgv(g: Grammar, argv: readonly string[]): void {
         continue;
       }
       if (!known(raw)) throw new UsageError(`unknown option ${shown}`);
+      if (raw.length === 1) throw new UsageError(`unknown option ${shown}`);
       const name = canonical(raw);
       if (g.booleans.has(name)) {
         if (eq >= 0) throw new UsageError(`option ${shown} takes no value`);
@@ -186,6 +193,7 @@ function checkArgv(g: Grammar, argv: readonly string[]): void {
       if (eq < 0) {
         const next = argv[i + 1];
         if (next === undefined || (next.startsWith('-') && next !== '-')) throw new UsageError(`option ${shown} needs a value`);
+        out.push(next);
         i++;
       }
       continue;
@@ -195,22 +203,28 @@ function checkArgv(g: Grammar, argv: readonly string[]): void {
       const letter = arg[k] as string;
       if (!g.alias.has(letter)) throw new UsageError(`unknown option -${letter}`);
       const name = canonical(letter);
+      out.push(`-${letter}`);
       if (!g.strings.has(name)) continue;
       once(name, `-${letter}`);
-      if (k + 1 < arg.length) break; // -j4: the rest is the value
+      if (k + 1 < arg.length) {
+        out.push(arg.slice(k + 1)); // -j4: the rest is the value
+        break;
+      }
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('-') && next !== '-')) throw new UsageError(`option -${letter} needs a value`);
+      out.push(next);
       i++;
     }
   }
+  return out;
 }
 
 /** Parses argv for a spec: every value flag is a string, unknown flags are refused. */
 export function parseArgs(spec: { flags?: FlagSpec }, argv: string[]): ParsedArgs {
   const own = spec.flags ?? {};
   const g = grammarOf(own);
-  checkArgv(g, argv);
-  const parsed = minimist(argv, {
+  const normal = checkArgv(g, argv);
+  const parsed = minimist(normal, {
     string: [...g.strings],
     boolean: [...g.booleans],
     alias: Object.fromEntries(g.alias),

@@ -131,10 +131,21 @@ export function abandonRaw(raw: Readable & { pending?: boolean }, name: string):
   if (!pending || name === '-') return;
   try {
     if (!fs.statSync(name).isFIFO()) return;
-    fs.closeSync(fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
   } catch {
-    // the open completed meanwhile (ENXIO: no reader left) or cannot be helped
+    return;
   }
+  // The open may not have reached the kernel yet (then a writer's open fails
+  // with ENXIO): keep knocking until the stream has really closed.
+  const release = () => {
+    try {
+      fs.closeSync(fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    } catch {
+      // no reader waiting yet, or the FIFO is gone
+    }
+  };
+  release();
+  const knocking = setInterval(release, 10);
+  raw.once('close', () => clearInterval(knocking));
 }
 
 /** Whether bytes start with the gzip magic (1f 8b). */

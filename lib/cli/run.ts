@@ -69,6 +69,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     return EXIT.USAGE;
   };
   const sink = new OutputSink(stdout);
+  sink.closedAtStart = stdout === process.stdout && stdoutWasClosed();
   const writeFailure = (): number | undefined => {
     if (sink.failure === undefined) return undefined;
     warn(`write error: ${describeWriteError(sink.failure)}`);
@@ -102,10 +103,6 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     // A tool's set-up failed on what the user gave (a rules file, a pattern): say why, no stack.
     warn(err instanceof Error ? err.message : String(err));
     return EXIT.USAGE;
-  }
-  if (stdout === process.stdout && stdoutWasClosed()) {
-    warn('write error: Bad file descriptor (standard output is closed)');
-    return EXIT.BAD_DATA;
   }
 
   const state: RunState = { bad: new BadLineLog(warn), unreadable: 0, stopped: false, signal: undefined };

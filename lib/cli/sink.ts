@@ -12,7 +12,7 @@ export function describeWriteError(err: NodeJS.ErrnoException): string {
     case 'ENOSPC':
       return 'No space left on device';
     case 'EBADF':
-      return 'Bad file descriptor';
+      return 'Bad file descriptor (standard output is closed)';
     case 'EIO':
       return 'Input/output error';
     case 'EDQUOT':
@@ -50,9 +50,20 @@ export class OutputSink {
     for (const wake of waiters) wake();
   }
 
+  /**
+   * Marks the stream as a descriptor that was closed when the process started
+   * (see {@link stdoutWasClosed}): the first write fails with EBADF, as in `cat`.
+   */
+  closedAtStart = false;
+
   /** Writes, and waits while the stream's buffer is full. */
   async write(data: string | Buffer): Promise<void> {
     if (this.closed || data.length === 0) return;
+    if (this.closedAtStart) {
+      this.failure ??= Object.assign(new Error('EBADF: bad file descriptor, write'), { code: 'EBADF' });
+      this.close();
+      return;
+    }
     if (!this.stream.write(data)) {
       await new Promise<void>((resolve) => {
         if (this.closed) resolve();
@@ -74,9 +85,10 @@ export class OutputSink {
 const DEV_NULL_RDEV = (1 << 8) | 3;
 
 /**
- * Whether file descriptor 1 was closed when the process started (`>&-`).
- * Node reopens a closed standard descriptor on /dev/null read-write; a user's
- * `>/dev/null` opens it write-only. Linux only; elsewhere: false.
+ * Whether file descriptor 1 was closed when the process started (`>&-`, or a
+ * parent's "ignore"). Node reopens a closed standard descriptor on /dev/null
+ * read-write; a user's `>/dev/null` opens it write-only. Linux only;
+ * elsewhere: false. Like `cat`, a run fails on this only when it writes.
  */
 export function stdoutWasClosed(): boolean {
   try {

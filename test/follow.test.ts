@@ -1,0 +1,114 @@
+/**
+ * Follow mode: a file written slowly by another process is read as it grows,
+ * through truncation and replacement, and the run ends by itself after the
+ * stream's `result` (a second `result` within the grace is still read).
+ * The tools run in process; the writer is a separate process.
+ */
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spec as filter } from '../bin/wuu-filter.js';
+import { spec as result } from '../bin/wuu-result.js';
+import { example } from './helpers.js';
+import { runIn } from './runner-harness.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-follow-'));
+t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+let serial = 0;
+
+type Step = { append: string } | { truncate: true } | { replace: string } | { pause: number };
+
+/**
+ * Spawns a process that performs `steps` on `file`, 5 ms apart, and resolves
+ * when it is done. Each append is flushed at once (a line or a part of one).
+ */
+function writer(file: string, steps: Step[]): Promise<number | null> {
+  const script = `
+    const fs = require('fs');
+    const [file, steps] = [process.argv[1], JSON.parse(process.argv[2])];
+    let i = 0;
+    const next = () => {
+      const step = steps[i++];
+      if (!step) return;
+      let wait = 5;
+      if ('append' in step) fs.appendFileSync(file, step.append);
+      else if ('truncate' in step) fs.truncateSync(file, 0);
+      else if ('replace' in step) { fs.writeFileSync(file + '.new', step.replace); fs.renameSync(file + '.new', file); }
+      else wait = step.pause;
+      setTimeout(next, wait);
+    };
+    next();`;
+  const child = spawn(process.execPath, ['-e', script, file, JSON.stringify(steps)], { stdio: 'ignore' });
+  return new Promise((resolve) => child.on('close', resolve));
+}
+
+function lines(name: string): string[] {
+  return fs.readFileSync(example(name), 'utf8').split(/(?<=\n)/);
+}
+
+const slowly = (text: string[]): Step[] => text.map((append) => ({ append }));
+const fresh = () => path.join(dir, `run-${++serial}.jsonl`);
+const GRACE = { followGraceMs: 300 };
+
+t.test('wuu-result -f waits for a run written in the background and exits with its status', async (t) => {
+  for (const [name, status] of [['run.jsonl', 0], ['failed.jsonl', 3], ['timeout.jsonl', 5]] as const) {
+    const file = fresh();
+    fs.writeFileSync(file, '');
+    const writing = writer(file, slowly(lines(name)));
+    const r = await runIn(result, ['-f', file], '', GRACE);
+    t.equal(r.code, status, `${name}: exit ${status}`);
+    t.equal(await writing, 0);
+  }
+});
+
+t.test('wuu-filter -f: every line, a line written in two parts, a file that does not exist yet', async (t) => {
+  const file = fresh();
+  const all = lines('run.jsonl');
+  const first = all[0] ?? '';
+  const steps: Step[] = [{ pause: 100 }, { append: first.slice(0, 10) }, { append: first.slice(10) }, ...slowly(all.slice(1))];
+  const writing = writer(file, steps);
+  const r = await runIn(filter, ['-f', file], '', GRACE);
+  t.equal(r.stdout, all.join(''));
+  t.equal(r.code, 0);
+  await writing;
+});
+
+t.test('a second result within the grace is still read; lines after the grace are not', async (t) => {
+  const file = fresh();
+  const all = lines('run.jsonl');
+  const last = all[all.length - 1] ?? '';
+  const writing = writer(file, [...slowly(all), { append: last }, { pause: 1500 }, { append: '{"type":"late"}\n' }]);
+  const r = await runIn(filter, ['-f', 'result', file], '', GRACE);
+  t.equal(r.stdout, `${last}${last}`, 'both results');
+  t.equal(r.code, 0);
+  await writing;
+});
+
+t.test('truncation and replacement (log rotation) are survived', async (t) => {
+  const all = lines('run.jsonl');
+  const half = all.slice(0, 10);
+  const truncated = fresh();
+  fs.writeFileSync(truncated, '');
+  const w1 = writer(truncated, [...slowly(half), { pause: 300 }, { truncate: true }, { pause: 300 }, ...slowly(all)]);
+  const r1 = await runIn(filter, ['-f', truncated], '', GRACE);
+  t.equal(r1.stdout, [...half, ...all].join(''), 'after truncation the file is read from its start');
+  await w1;
+  const replaced = fresh();
+  fs.writeFileSync(replaced, '');
+  const w2 = writer(replaced, [...slowly(half), { pause: 300 }, { replace: all.slice(0, 5).join('') }, ...slowly(all.slice(5))]);
+  const r2 = await runIn(filter, ['-f', replaced], '', GRACE);
+  t.equal(r2.stdout, [...half, ...all].join(''), 'after replacement the new file is read');
+  t.equal(r2.code, 0);
+  await w2;
+});
+
+t.test('an interrupted follow ends with 130 (in process: the run is aborted)', async (t) => {
+  const file = fresh();
+  fs.writeFileSync(file, lines('run.jsonl').slice(0, 5).join(''));
+  const stop = new AbortController();
+  setTimeout(() => stop.abort(), 300);
+  const r = await runIn(result, ['-f', file], '', { signal: stop.signal });
+  t.equal(r.code, 130);
+});

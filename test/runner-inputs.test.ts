@@ -1,0 +1,193 @@
+/**
+ * Inputs and the line policy, in process: gzip by its bytes, damaged gzip,
+ * directories with nothing to read, symlink loops, terminal-safe messages,
+ * byte-exact --pass-invalid, the bad-line streak, the oversize hook, and
+ * parse() speaking the runner's words.
+ */
+import t from 'tap';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { Readable } from 'node:stream';
+import { parse, type Core } from '../lib/core.js';
+import type { InvalidLineError } from '../lib/jsonl.js';
+import { BAD_STREAK, expandInput, listInputs, type ToolSpec } from '../lib/runner.js';
+import { spec as filter } from '../bin/wuu-filter.js';
+import { spec as turns } from '../bin/wuu-turns.js';
+import { example } from './helpers.js';
+import { runIn } from './runner-harness.js';
+
+const RUN = fs.readFileSync(example('run.jsonl'));
+const LINES = RUN.toString().split('\n').filter((l) => l !== '').length;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-inputs-'));
+t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, data: Buffer | string) => {
+  const full = path.join(dir, name);
+  fs.mkdirSync(path.dirname(full), { recursive: true });
+  fs.writeFileSync(full, data);
+  return full;
+};
+
+t.test('gzip is recognised by its bytes: stdin, .GZ, any name', async (t) => {
+  const gz = zlib.gzipSync(RUN);
+  const count = `total\t${LINES}\n`;
+  const viaStdin = await runIn(filter, ['--count'], [gz.subarray(0, 1), gz.subarray(1, 7), gz.subarray(7)]);
+  t.equal(viaStdin.stdout.split('\n').slice(-2).join('\n'), count, 'stdin, first read one byte');
+  t.equal(viaStdin.code, 0);
+  for (const name of ['run.GZ', 'run.jsonl', 'noext']) {
+    const r = await runIn(filter, ['--count', file(`gz/${name}`, gz)]);
+    t.match(r.stdout, count, name);
+    t.equal(r.code, 0, `${name}: exit 0`);
+  }
+  const twoMembers = await runIn(filter, ['--count'], Buffer.concat([gz, gz]));
+  t.match(twoMembers.stdout, `total\t${2 * LINES}\n`, 'concatenated members are one stream');
+  const plain = await runIn(filter, ['--count'], Buffer.from([0x1f]));
+  t.equal(plain.code, 1, 'a lone 0x1f byte is a (bad) line, not gzip');
+});
+
+t.test('a cut .gz: everything decompressed is processed, end of file runs, then the damage', async (t) => {
+  const gz = zlib.gzipSync(RUN);
+  const cut = file('cut.jsonl.gz', gz.subarray(0, gz.length - 4));
+  const r = await runIn(filter, ['--count', cut]);
+  t.match(r.stdout, `total\t${LINES}\n`, 'every event was read');
+  t.equal(r.stderr, `wuu-filter: ${cut}: gzip data cut off (unexpected end of file)\n`);
+  t.equal(r.code, 2);
+  // Cut inside the data: the last (partial) line is reported as cut, open turns flushed.
+  const mid = file('mid.jsonl.gz', gz.subarray(0, Math.floor(gz.length * 0.6)));
+  const turned = await runIn(turns, [mid]);
+  t.equal(turned.code, 2);
+  t.match(turned.stderr, /mid\.jsonl\.gz:\d+: last line cut off \(no newline at end of input\)/, 'the cut line is reported');
+  t.match(turned.stderr, /gzip data cut off \(unexpected end of file\)\n$/, 'then the damage');
+  t.match(turned.stdout, /"type":"turn"/, 'the open turn was flushed');
+});
+
+t.test('trailing garbage after a valid member is damage (exit 2)', async (t) => {
+  const gz = zlib.gzipSync(RUN);
+  const r = await runIn(filter, ['--count'], Buffer.concat([gz, Buffer.from('garbage after the member\n')]));
+  t.equal(r.code, 2);
+  t.match(r.stderr, /<stdin>: damaged gzip data \(incorrect header check\)\n$/);
+});
+
+t.test('nothing to read is an error; other inputs are still read', async (t) => {
+  const empty = path.join(dir, 'empty');
+  fs.mkdirSync(empty);
+  const none = path.join(dir, 'none');
+  fs.mkdirSync(none);
+  file('none/notes.txt', 'hello\n');
+  const ok = file('ok.jsonl', RUN);
+  for (const name of [empty, none]) {
+    const r = await runIn(filter, ['--count', name, ok]);
+    t.equal(r.code, 2, `${path.basename(name)}: exit 2`);
+    t.equal(r.stderr, `wuu-filter: ${name}: no *.jsonl or *.jsonl.gz files in this directory\n`);
+    t.match(r.stdout, `total\t${LINES}\n`, 'the other input was read');
+  }
+  t.same(expandInput(empty), [], 'expandInput: an empty directory gives no path');
+});
+
+t.test('symlink loops and unreadable directories are named, not crashed on', async (t) => {
+  const tree = path.join(dir, 'tree');
+  file('tree/a.jsonl', RUN);
+  fs.symlinkSync('loop.jsonl', path.join(tree, 'loop.jsonl'));
+  const loop = path.join(dir, 'self');
+  fs.symlinkSync('self', loop);
+  const r = await runIn(filter, ['--count', tree, loop]);
+  t.equal(r.code, 2);
+  t.equal(
+    r.stderr,
+    `wuu-filter: ${path.join(tree, 'loop.jsonl')}: Too many levels of symbolic links\nwuu-filter: ${loop}: Too many levels of symbolic links\n`,
+  );
+  t.match(r.stdout, `total\t${LINES}\n`, 'a.jsonl was read');
+  const locked = path.join(dir, 'locked');
+  fs.mkdirSync(path.join(locked, 'sub'), { recursive: true });
+  fs.chmodSync(path.join(locked, 'sub'), 0o000);
+  t.teardown(() => fs.chmodSync(path.join(locked, 'sub'), 0o755));
+  const entries = listInputs(locked);
+  if (process.getuid?.() === 0) {
+    t.same(entries, [{ name: locked, error: 'no *.jsonl or *.jsonl.gz files in this directory' }], 'root reads everything');
+  } else {
+    t.same(entries, [{ name: path.join(locked, 'sub'), error: 'Permission denied' }], 'an unreadable subdirectory is named');
+  }
+});
+
+t.test('messages on stderr are terminal-safe: file names and the bad line itself', async (t) => {
+  const hostile = file('evil\u001b]0;title\u0007.jsonl', '{"type":"x"}\n\u001b[2J{nope\n');
+  const r = await runIn(filter, [hostile]);
+  t.equal(r.code, 1);
+  t.notMatch(r.stderr, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, 'no raw control character');
+  t.match(r.stderr, 'evil\\e]0;title\\x07.jsonl:2: not valid JSON (Unexpected token');
+  t.match(r.stderr, '\\e[2J');
+  const missing = await runIn(filter, [path.join(dir, 'gone\u009b31m.jsonl')]);
+  t.match(missing.stderr, 'gone\\x9b31m.jsonl: No such file or directory');
+});
+
+t.test('--pass-invalid on identity is byte-exact', async (t) => {
+  const cases = [
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), RUN]),
+    Buffer.from('{"type":"a"}\nnot json\n{"type":"b"}'),
+    Buffer.from('{"type":"a"}\n{"cut":'),
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('oops\n\n{"type":"a"}')]),
+  ];
+  for (const input of cases) {
+    const r = await runIn(filter, ['--pass-invalid'], [input]);
+    t.ok(r.stdoutBytes.equals(input), JSON.stringify(input.toString().slice(0, 30)));
+    t.equal(r.code, 0);
+  }
+  const plain = await runIn(filter, [], Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"type":"a"}')]));
+  t.equal(plain.stdout, '{"type":"a"}\n', 'without it, output is normalised JSONL');
+});
+
+t.test('after a streak of bad lines, one note instead of a screenful, counts at the end', async (t) => {
+  const input = `${'garbage\n'.repeat(100)}{"type":"a"}\nbad again\n`;
+  const r = await runIn(filter, [], input);
+  const lines = r.stderr.trimEnd().split('\n');
+  t.equal(lines.filter((l) => /<stdin>:\d+: not valid JSON/.test(l)).length, BAD_STREAK + 1, 'the first ones and the one after a good line');
+  t.equal(lines.filter((l) => l.includes("does not look like a 'wuu exec --json' stream")).length, 1, 'said once');
+  t.equal(lines[lines.length - 1], 'wuu-filter: 101 bad lines in all, 80 not listed');
+  t.equal(r.code, 1);
+  t.equal(r.stdout, '{"type":"a"}\n');
+});
+
+t.test('Core.oversize: a line over the cap is streamed to the core in pieces, in order', async (t) => {
+  const pieces: number[] = [];
+  const core: Core = {
+    push: (rec, emit) => emit(rec),
+    oversize(source, where, emit) {
+      if (where.line === 4) return undefined; // declined: reported and dropped
+      return (async () => {
+        let bytes = 0;
+        for await (const piece of source) {
+          pieces.push(piece.length);
+          bytes += piece.length;
+        }
+        if (where.line === 6) throw new Error('cannot redact this line');
+        emit(`{"type":"big","file":${JSON.stringify(where.file)},"line":${where.line},"bytes":${bytes}}\n`);
+      })();
+    },
+  };
+  const spec: ToolSpec = { name: 'wuu-test', summary: '', usage: '', create: () => ({ core }) };
+  const big = `{"delta":"${'x'.repeat(3000)}","type":"agent_message_delta"}`;
+  const input = Buffer.from(`{"type":"a"}\n${big}\n{"type":"b"}\n${big}\n{"type":"c"}\n${big}\n${big}`);
+  const r = await runIn(spec, ['--max-line-bytes', '1K'], [0, 100, 1500, 4000, 7000].map((at, i, all) => input.subarray(at, all[i + 1] ?? input.length)));
+  t.equal(
+    r.stdout,
+    `{"type":"a"}\n{"type":"big","file":"<stdin>","line":2,"bytes":${big.length}}\n{"type":"b"}\n{"type":"c"}\n{"type":"big","file":"<stdin>","line":7,"bytes":${big.length}}\n`,
+  );
+  t.equal(
+    r.stderr,
+    `wuu-test: <stdin>:4: line of ${big.length} bytes exceeds --max-line-bytes 1024; dropped\nwuu-test: <stdin>:6: cannot redact this line\n`,
+  );
+  t.ok(pieces.length > 3, 'the bytes came in several pieces');
+  t.equal(r.code, 1);
+});
+
+t.test('parse() reports bad lines in the words of the binaries', async (t) => {
+  const stream = parse({ maxLineBytes: 20 });
+  const errors: string[] = [];
+  stream.on('invalid', (err: InvalidLineError) => errors.push(`${err.line}: ${err.message}`));
+  const records: unknown[] = [];
+  Readable.from([Buffer.from('{"type":"a"}\n{"type":"a very long type"}\n[1]\n\u001b')]).pipe(stream);
+  for await (const rec of stream) records.push(rec);
+  t.equal(records.length, 1);
+  t.same(errors, ['2: line of 27 bytes exceeds --max-line-bytes 20; dropped', '3: not a JSON object (an array)', '4: not valid JSON (Unexpected token \'\\e\', "\\e" is not valid JSON)']);
+});
