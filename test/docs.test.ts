@@ -3,7 +3,8 @@
  * EXAMPLES of man/*.1 is executed against a copy of examples/, and its exit
  * status, stdout and stderr are compared with the committed snapshot
  * (tap-snapshots/). Regenerate after a deliberate change: npm run snap.
- * Lines that call the producer itself (`wuu exec`) or install things (npm,
+ * Lines that call the producer itself (`wuu exec`), follow a file it writes
+ * (`-f`), or install things (npm,
  * npx, source) are shown to users but not run here.
  */
 import t, { type Test } from 'tap';
@@ -12,6 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, runBin, runShell, type BinResult } from './helpers.js';
+
+/** Follow mode (`-f`, `--follow`) waits for a producer that the docs only imagine: shown, not run. */
+const FOLLOWS = /\s(-f|--follow)(\s|$)/;
 
 /** First words of lines that are commands a reader would type. */
 const COMMAND_WORDS = /^(wuu-[a-z]+|cat|zcat|gzip|jq|head|tail|grep|ls|find|xargs|tee|diff|sort|wc)\b/;
@@ -43,7 +47,7 @@ function commandLines(text: string): string[] {
   return joined
     .split('\n')
     .map((line) => line.replace(/^\$ /, '').replace(/\s{2,}#.*$/, '').trim())
-    .filter((line) => line !== '' && !line.includes('wuu exec') && COMMAND_WORDS.test(line));
+    .filter((line) => line !== '' && !line.includes('wuu exec') && !FOLLOWS.test(line) && COMMAND_WORDS.test(line));
 }
 
 const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-docs-'));
