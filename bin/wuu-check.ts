@@ -49,6 +49,7 @@ Examples:
   wuu exec --json "fix the tests" | tee run.jsonl | wuu-check --json`,
   flags: {
     string: ['ignore'],
+    values: { ignore: RULES.map((rule) => rule.id) },
     boolean: ['json', 'quiet'],
     alias: { q: 'quiet' },
     repeatable: ['ignore'],

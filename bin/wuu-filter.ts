@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createFilter, FAMILY_NAMES, isInputArgument, unknownSelectors } from '../lib/filter.js';
+import { createFilter, FAMILY_NAMES, splitPositionals } from '../lib/filter.js';
 import { JsonPathError } from '../lib/jsonpath.js';
 import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
 
@@ -12,11 +12,13 @@ is given) and that meet every other condition. Matching events are written
 byte for byte as they came.
 
 A SELECTOR is an exact type (tool_started), a glob (tool_*), or a family:
-  ${FAMILY_NAMES.join(', ')}
+  ${FAMILY_NAMES.slice(0, 8).join(', ')},
+  ${FAMILY_NAMES.slice(8).join(', ')}
   (tool = tool_* and command_*; usage = usage_updated and turn_completed;
-   diag = provider_state, request_context; session = session_configured, thread_*)
-An argument with a '/' or a '.', or '-', is an input FILE; use ./name for a
-file whose name has neither.
+   diag = provider_state, request_context;
+   session = session_configured, thread_*)
+An argument with a '/' or a '.', '-', or the name of an existing file or
+directory is an input FILE.
 
 Options:
   -v, --invert           keep the events that do NOT match
@@ -25,9 +27,16 @@ Options:
       --item ID          item_id is ID (repeatable)
       --agent ID         agent_id is ID (repeatable)
       --run ID           run_id is ID (repeatable)
-      --where PATH       the JSONPath PATH selects something (repeatable; all
-                         must hold); PATH==VALUE: a selected value equals VALUE.
-                         Filter/script expressions such as ?() are disabled.
+      --where COND       a JSONPath condition (repeatable; all must hold):
+                         PATH             PATH selects something
+                         PATH OP VALUE    a selected value compares so, with
+                                          OP one of == != < <= > >= and ~=
+                                          (regex, RE2 syntax); VALUE is JSON
+                                          ("bash", 3, null) or a bare word;
+                                          != holds when no value equals VALUE
+                         $.arguments.KEY reads a tool's decoded arguments.
+                         Filter/script expressions such as ?() and more than
+                         one recursive descent (..) are refused.
       --keep-result      always pass the final result event
       --count            print "TYPE<TAB>COUNT" per matching type and a total
                          instead of the events
@@ -36,6 +45,7 @@ Examples:
   wuu exec --json "fix the tests" | wuu-filter tool
   wuu-filter -v diag message run.jsonl
   wuu-filter --where '$.name==bash' tool_started run.jsonl
+  wuu-filter --where '$.arguments.command~=^git' tool_started run.jsonl
   wuu-filter --count run.jsonl`,
   flags: {
     string: ['thread', 'turn', 'item', 'agent', 'run', 'where'],
@@ -44,10 +54,8 @@ Examples:
     repeatable: ['thread', 'turn', 'item', 'agent', 'run', 'where'],
   },
   create({ flags, positionals, warn }) {
-    const selectors = positionals.filter((arg) => !isInputArgument(arg));
-    for (const name of unknownSelectors(selectors)) {
-      warn(`warning: '${name}' is not a known event type or family; it matches only that exact type`);
-    }
+    const { selectors, inputs, warnings } = splitPositionals(positionals);
+    for (const warning of warnings) warn(warning);
     try {
       const core = createFilter({
         selectors,
@@ -61,7 +69,7 @@ Examples:
         keepResult: flags.bool('keep-result'),
         count: flags.bool('count'),
       });
-      return { core, inputs: positionals.filter(isInputArgument) };
+      return { core, inputs };
     } catch (err) {
       if (err instanceof JsonPathError) throw new UsageError(err.message);
       throw err;

@@ -35,6 +35,7 @@ Examples:
   wuu-pretty --markdown run.jsonl > transcript.md`,
   flags: {
     string: ['color', 'width'],
+    values: { color: ['always', 'never', 'auto'] },
     boolean: ['markdown', 'full', 'verbose'],
     negatable: ['color'],
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { isMain, settleProcess } from '../lib/runner.js';
+import { isMain, settleProcess, type RunOptions } from '../lib/runner.js';
 import { umbrellaMain } from '../lib/umbrella.js';
 import { spec as accumulate } from './wuu-accumulate.js';
 import { spec as check } from './wuu-check.js';
@@ -12,5 +12,10 @@ import { spec as usage } from './wuu-usage.js';
 
 /** Every tool, in the order `wuu-stream` lists them. */
 export const tools = [filter, accumulate, turns, redact, usage, result, check, pretty];
+
+/** Runs the umbrella with injected I/O (what tests and embedders call). */
+export function main(options: RunOptions): Promise<number> {
+  return umbrellaMain(tools, options);
+}
 
 if (isMain(import.meta.url)) settleProcess('wuu-stream', umbrellaMain(tools, { handleSignals: true }));

@@ -49,6 +49,7 @@ Examples:
   wuu-usage --merge --by model parts.jsonl`,
   flags: {
     string: ['by', 'pricing', 'jobs'],
+    values: { by: USAGE_BY },
     boolean: ['json', 'csv', 'tsv', 'markdown', 'merge'],
     alias: { j: 'jobs' },
   },

@@ -291,18 +291,8 @@ export const TURN_END_TYPES: ReadonlySet<string> = new Set([
  * families also cover the derived types (tool_call, agent_message, turn).
  */
 export const FAMILIES: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  tool: [
-    'tool_call',
-    'tool_started',
-    'tool_output_delta',
-    'tool_completed',
-    'tool_removed',
-    'command_started',
-    'command_output_delta',
-    'command_completed',
-    'command_removed',
-  ],
-  command: ['command_started', 'command_output_delta', 'command_completed', 'command_removed'],
+  tool: ['tool_call', ...KNOWN_TYPES.filter((type) => type.startsWith('tool_') || type.startsWith('command_'))],
+  command: KNOWN_TYPES.filter((type) => type.startsWith('command_')),
   message: ['agent_message', 'agent_message_delta', 'agent_message_final'],
   usage: ['usage_updated', 'turn_completed'],
   turn: ['turn', 'turn_started', 'turn_completed', 'turn_failed', 'turn_interrupted'],
@@ -323,4 +313,41 @@ export function isEvent(value: unknown): value is WuuEvent {
     !Array.isArray(value) &&
     typeof (value as { type?: unknown }).type === 'string'
   );
+}
+
+/** The interface of the known event whose `type` is T (CommandEvent for 'command_started', ...). */
+export type EventOfType<T extends KnownEvent['type']> = KnownEvent extends infer E
+  ? E extends { type: infer U }
+    ? T extends U
+      ? E & { type: T }
+      : never
+    : never
+  : never;
+
+/**
+ * Narrows an event to the interface of one type, so a tool reads its fields
+ * typed instead of through `Record<string, unknown>`:
+ * `if (isEventType(e, 'tool_started')) e.arguments` is `string | undefined`.
+ * Field values are still the producer's: check them before trusting a type
+ * (see {@link stringField}, {@link numberField}).
+ */
+export function isEventType<T extends KnownEvent['type']>(event: WuuEvent, type: T): event is EventOfType<T> {
+  return event.type === type;
+}
+
+/** An own field of an event, or undefined (never an inherited member such as `constructor`). */
+export function field(event: WuuEvent, key: string): unknown {
+  return Object.hasOwn(event, key) ? (event as unknown as Record<string, unknown>)[key] : undefined;
+}
+
+/** An own string field of an event; undefined when absent or not a string. */
+export function stringField(event: WuuEvent, key: string): string | undefined {
+  const value = field(event, key);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** An own finite number field of an event; undefined when absent or not a number. */
+export function numberField(event: WuuEvent, key: string): number | undefined {
+  const value = field(event, key);
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

@@ -1,11 +1,14 @@
 /**
  * wuu-filter: keep the events that match, pass them on byte for byte.
  */
+import fs from 'node:fs';
 import type { Transform } from 'node:stream';
 import { coreStream, parseNothing, type Core } from './core.js';
-import { FAMILIES, isKnownType } from './events.js';
-import type { EventRecord } from './jsonl.js';
-import { checkPath, selectAll } from './jsonpath.js';
+import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES, stringField } from './events.js';
+import { LineRecord, type EventRecord } from './jsonl.js';
+import { isJsonObject } from './scan.js';
+import { nearest } from './suggest.js';
+import { holds, parseWhere } from './where.js';
 
 /** Options of {@link createFilter}. */
 export interface FilterOptions {
@@ -21,7 +24,8 @@ export interface FilterOptions {
   runs?: string[];
   /**
    * JSONPath conditions, all of which must hold: `PATH` holds when it selects
-   * something; `PATH==VALUE` when a selected value equals VALUE (compared as text).
+   * something; `PATH OP VALUE` compares what it selects (see lib/where.ts:
+   * `==`, `!=`, `<`, `<=`, `>`, `>=`, `~=` regex; VALUE as JSON or a bare word).
    */
   where?: string[];
   /** Always pass the `result` event, whatever the other conditions say. */
@@ -81,26 +85,9 @@ export function unknownSelectors(selectors: readonly string[]): string[] {
   });
 }
 
-interface WhereCondition {
-  path: string;
-  equals?: string;
-}
-
-function parseWhere(expression: string): WhereCondition {
-  const at = expression.indexOf('==');
-  const condition = at < 0 ? { path: expression } : { path: expression.slice(0, at), equals: expression.slice(at + 2) };
-  checkPath(condition.path);
-  return condition;
-}
-
-function textOf(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function holds(condition: WhereCondition, event: unknown): boolean {
-  const selected = selectAll(condition.path, event);
-  if (condition.equals === undefined) return selected.length > 0;
-  return selected.some((value) => textOf(value) === condition.equals);
+/** The family or type nearest to a mistyped selector, for "did you mean". */
+export function suggestSelector(selector: string): string | undefined {
+  return nearest(selector, [...FAMILY_NAMES, ...KNOWN_TYPES, ...DERIVED_TYPES]);
 }
 
 const ID_FIELDS = [
@@ -123,16 +110,25 @@ export function createFilter(options: FilterOptions = {}): Core {
     return values && values.length > 0 ? [{ field, values: new Set(values) }] : [];
   });
   const conditions = (options.where ?? []).map(parseWhere);
+  // Only valid JSON objects are written: a line nobody parsed is checked from its bytes.
+  // (JSON.parse has the last word: it runs, and reports, whatever the byte check rejects.)
+  const written = (rec: EventRecord): EventRecord => {
+    if (rec instanceof LineRecord) {
+      if (!isJsonObject(rec.source, rec.start, rec.end)) rec.validate();
+      void rec.type; // a type the byte scan cannot vouch for is parsed, and a non-string one reported
+    }
+    return rec;
+  };
   const readsContent = idFilters.length > 0 || conditions.length > 0;
   const invert = options.invert === true;
   const counts = new Map<string, number>();
   const passAll = (options.selectors ?? []).length === 0 && !readsContent && !invert && !options.count;
 
   const contentMatches = (rec: EventRecord): boolean => {
-    const event = rec.event as unknown as Record<string, unknown>;
+    const event = rec.event;
     for (const { field, values } of idFilters) {
-      const value = Object.hasOwn(event, field) ? event[field] : undefined;
-      if (typeof value !== 'string' || !values.has(value)) return false;
+      const value = stringField(event, field);
+      if (value === undefined || !values.has(value)) return false;
     }
     return conditions.every((condition) => holds(condition, event));
   };
@@ -142,7 +138,7 @@ export function createFilter(options: FilterOptions = {}): Core {
     push(rec, emit) {
       // With no condition at all there is nothing to read: not even the type.
       if (passAll) {
-        emit(rec);
+        emit(written(rec));
         return;
       }
       const type = rec.type;
@@ -150,6 +146,7 @@ export function createFilter(options: FilterOptions = {}): Core {
       if (invert) keep = !keep;
       if (!keep && options.keepResult && type === 'result') keep = true;
       if (!keep) return;
+      written(rec);
       if (options.count) counts.set(type, (counts.get(type) ?? 0) + 1);
       else emit(rec);
     },
@@ -170,11 +167,40 @@ export function filter(options: FilterOptions = {}): Transform {
   return coreStream(createFilter(options));
 }
 
+/** What wuu-filter makes of its positional arguments. */
+export interface Positionals {
+  selectors: string[];
+  inputs: string[];
+  /** Warnings to print (without the program name). */
+  warnings: string[];
+}
+
 /**
- * How wuu-filter tells inputs from selectors among its positionals: `-`, or
- * anything with a `/` or a `.`, is an input file (event types never contain
- * either); everything else is a selector. Write `./name` for a file without a dot.
+ * How wuu-filter tells inputs from selectors among its positionals: `-`,
+ * anything with a `/` or a `.`, or the name of an existing file or directory
+ * is an input (event types never contain `/` or `.`); everything else is a
+ * selector. A selector that names no known type or family gets a warning with
+ * the nearest known name; so does a name that is both a file and a selector.
  */
+export function splitPositionals(args: readonly string[], exists: (name: string) => boolean = fs.existsSync): Positionals {
+  const out: Positionals = { selectors: [], inputs: [], warnings: [] };
+  for (const arg of args) {
+    if (isInputArgument(arg)) out.inputs.push(arg);
+    else if (exists(arg)) {
+      out.inputs.push(arg);
+      if (Object.hasOwn(FAMILIES, arg) || isKnownType(arg)) {
+        out.warnings.push(`warning: '${arg}' is both a file here and an event selector; reading it as a file`);
+      }
+    } else out.selectors.push(arg);
+  }
+  for (const name of unknownSelectors(out.selectors)) {
+    const near = suggestSelector(name);
+    out.warnings.push(`warning: '${name}' is not a known event type or family${near ? `; did you mean '${near}'?` : ''} (it matches only that exact type)`);
+  }
+  return out;
+}
+
+/** True for `-` and for arguments with a `/` or a `.`: always inputs, never selectors. */
 export function isInputArgument(arg: string): boolean {
   return arg === '-' || arg.includes('/') || arg.includes('.');
 }

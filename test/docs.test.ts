@@ -3,14 +3,19 @@
  * EXAMPLES of man/*.1 is executed against a copy of examples/, and its exit
  * status, stdout and stderr are compared with the committed snapshot
  * (tap-snapshots/). Regenerate after a deliberate change: npm run snap.
- * Lines that call the producer itself (`wuu exec`) or install things (npm,
+ * Lines that call the producer itself (`wuu exec`), follow a file it writes
+ * (`-f`), or install things (npm,
  * npx, source) are shown to users but not run here.
  */
 import t, { type Test } from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, runShell } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { ROOT, runBin, runShell, type BinResult } from './helpers.js';
+
+/** Follow mode (`-f`, `--follow`) waits for a producer that the docs only imagine: shown, not run. */
+const FOLLOWS = /\s(-f|--follow)(\s|$)/;
 
 /** First words of lines that are commands a reader would type. */
 const COMMAND_WORDS = /^(wuu-[a-z]+|cat|zcat|gzip|jq|head|tail|grep|ls|find|xargs|tee|diff|sort|wc)\b/;
@@ -42,15 +47,113 @@ function commandLines(text: string): string[] {
   return joined
     .split('\n')
     .map((line) => line.replace(/^\$ /, '').replace(/\s{2,}#.*$/, '').trim())
-    .filter((line) => line !== '' && !line.includes('wuu exec') && COMMAND_WORDS.test(line));
+    .filter((line) => line !== '' && !line.includes('wuu exec') && !FOLLOWS.test(line) && COMMAND_WORDS.test(line));
 }
 
 const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-docs-'));
 fs.cpSync(path.join(ROOT, 'examples'), path.join(workdir, 'examples'), { recursive: true });
 t.teardown(() => fs.rmSync(workdir, { recursive: true, force: true }));
 
+/**
+ * The words of a plain command (single quotes allowed), or undefined when it
+ * uses anything only a shell can do (redirections, globs, variables, double
+ * quotes, subshells).
+ */
+export function plainWords(command: string): string[] | undefined {
+  const words: string[] = [];
+  let at = 0;
+  while (at < command.length) {
+    if (command[at] === ' ') {
+      at++;
+      continue;
+    }
+    let word = '';
+    while (at < command.length && command[at] !== ' ') {
+      const ch = command[at]!;
+      if (ch === "'") {
+        const close = command.indexOf("'", at + 1);
+        if (close < 0) return undefined;
+        word += command.slice(at + 1, close);
+        at = close + 1;
+      } else if ('"\\$`|&;<>()*?[]{}~#!'.includes(ch)) {
+        return undefined;
+      } else {
+        word += ch;
+        at++;
+      }
+    }
+    words.push(word);
+  }
+  return words.length > 0 ? words : undefined;
+}
+
+/** Splits at ` | ` outside single quotes. */
+function stages(command: string): string[] {
+  const parts: string[] = [];
+  let quoted = false;
+  let from = 0;
+  for (let at = 0; at < command.length; at++) {
+    if (command[at] === "'") quoted = !quoted;
+    else if (!quoted && command.startsWith(' | ', at)) {
+      parts.push(command.slice(from, at));
+      from = at + 3;
+    }
+  }
+  parts.push(command.slice(from));
+  return parts;
+}
+
+const STATUS_ECHO = '; echo "exit $?"';
+/** Programs other than ours that documented pipelines use, run as processes. */
+const HELPERS = new Set(['jq', 'cat', 'head', 'tail', 'sort']);
+
+/**
+ * A documented command as a plan: a pipeline of plain stages, wuu-* tools run
+ * in this process and jq/cat/head/tail/sort as processes, optionally ending
+ * in `; echo "exit $?"`. Undefined when a shell is needed.
+ */
+export function plainPipeline(command: string): { stages: string[][]; echoStatus: boolean } | undefined {
+  const echoStatus = command.endsWith(STATUS_ECHO);
+  const body = echoStatus ? command.slice(0, -STATUS_ECHO.length) : command;
+  const plan = stages(body).map(plainWords);
+  if (plan.some((words) => words === undefined)) return undefined;
+  const words = plan as string[][];
+  if (!words.some((w) => w[0]!.startsWith('wuu-'))) return undefined;
+  if (!words.every((w) => /^wuu-[a-z]+$/.test(w[0]!) || HELPERS.has(w[0]!))) return undefined;
+  return { stages: words, echoStatus };
+}
+
+/** Runs a documented command: plain pipelines without a shell, the rest in bash. */
+async function execute(command: string): Promise<BinResult> {
+  const plan = plainPipeline(command);
+  if (plan === undefined) return runShell(`cd ${JSON.stringify(workdir)} && ${command}`, { env: { COLUMNS: '100' } });
+  // Relative paths in the command are the reader's: resolve them in the copy of examples/.
+  const here = process.cwd();
+  process.chdir(workdir);
+  try {
+    let input = '';
+    let stderr = '';
+    let code = 0;
+    for (const [name, ...args] of plan.stages) {
+      const r = name!.startsWith('wuu-')
+        ? await runBin(name!, args, { input, env: { COLUMNS: '100' } })
+        : (() => {
+            const p = spawnSync(name!, args, { input, encoding: 'utf8' });
+            return { stdout: p.stdout, stderr: p.stderr, code: p.status, signal: p.signal };
+          })();
+      input = r.stdout;
+      stderr += r.stderr;
+      if (r.code !== 0) code = r.code ?? 128; // pipefail: the last stage that failed
+    }
+    if (plan.echoStatus) return { stdout: `${input}exit ${code}\n`, stderr, code: 0, signal: null };
+    return { stdout: input, stderr, code, signal: null };
+  } finally {
+    process.chdir(here);
+  }
+}
+
 async function runDoc(t: Test, command: string) {
-  const r = await runShell(`cd ${JSON.stringify(workdir)} && ${command}`, { env: { COLUMNS: '100' } });
+  const r = await execute(command);
   t.notMatch(r.stderr, /internal error/, `${command}: no crash`);
   t.matchSnapshot({ command, code: r.code, stdout: r.stdout, stderr: r.stderr }, command);
 }
@@ -76,8 +179,17 @@ t.test('every binary in package.json has a man page, a README section and --help
     t.ok(pkg.man.includes(`man/${name}.1`), `${name}: man page wired in package.json`);
     t.ok(fs.existsSync(path.join(ROOT, 'man', `${name}.1`)), `${name}: man/${name}.1 exists`);
     t.match(readme, new RegExp(`^## ${name}\\b`, 'm'), `${name}: README section`);
-    const help = await runShell(`${name} --help`);
+    const help = await runBin(name, ['--help']);
     t.equal(help.code, 0, `${name} --help exits 0`);
+  }
+});
+
+t.test('plain commands run without a shell, the rest in bash', async (t) => {
+  t.same(plainPipeline("wuu-filter --where '$.name==bash' tool x.jsonl"), { stages: [['wuu-filter', '--where', '$.name==bash', 'tool', 'x.jsonl']], echoStatus: false });
+  t.same(plainPipeline("cat x | wuu-filter | jq -r '.a | .b'; echo \"exit $?\""), { stages: [['cat', 'x'], ['wuu-filter'], ['jq', '-r', '.a | .b']], echoStatus: true });
+  t.same(plainWords("wuu-filter --where '$.a b'c"), ['wuu-filter', '--where', '$.a bc']);
+  for (const shell of ['wuu-filter tool < x', 'wuu-usage runs/*.jsonl', 'wuu-filter "$X"', 'jq . x', "wuu-filter 'open", 'wuu-check x && echo ok', 'wuu-usage --merge <(wuu-usage --json x)']) {
+    t.equal(plainPipeline(shell), undefined, shell);
   }
 });
 

@@ -1,6 +1,11 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { createFilter, filter, typeMatcher, unknownSelectors, isInputArgument } from '../lib/filter.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createFilter, filter, typeMatcher, unknownSelectors, isInputArgument, splitPositionals, suggestSelector } from '../lib/filter.js';
+import { parsePath } from '../lib/jsonpath.js';
+import { editDistance, nearest } from '../lib/suggest.js';
 import { parse, stringify } from '../lib/core.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { binPath, chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
@@ -77,6 +82,131 @@ t.test('createFilter on the example run', async (t) => {
   t.throws(() => createFilter({ where: ['name'] }), /must start with/);
 });
 
+t.test('--where: operators, JSON values, bare words, regex, arguments', async (t) => {
+  const table: Array<[string[], string[] | undefined, number]> = [
+    [['$.name=="bash"'], ['tool_started'], 3],
+    [['$.name==bash'], ['tool_started'], 3],
+    [['$.name!=bash'], ['tool_started'], 2],
+    [['$.name!="bash"'], ['tool_started'], 2],
+    [['$.input_tokens>=9800'], ['usage_updated'], 2],
+    [['$.input_tokens>9800'], ['usage_updated'], 1],
+    [['$.input_tokens<9800'], ['usage_updated'], 1],
+    [['$.input_tokens<=9800'], ['usage_updated'], 2],
+    [['$.input_tokens=="9800"'], ['usage_updated'], 0],
+    [['$.input_tokens==9800'], ['usage_updated'], 1],
+    [['$.name~=^(bash|edit_file)$'], ['tool_started'], 4],
+    [['$.name~=^read'], ['tool_started'], 1],
+    [['$.arguments.command~=^grep'], ['tool_started'], 1],
+    [['$.arguments.command~=^npm'], ['tool_started'], 2],
+    [['$.arguments.command'], ['tool_started'], 3],
+    [['$.arguments.path~=cart'], ['tool_started'], 2],
+    [['$.arguments~=cart'], ['tool_started'], 3],
+    [['$.todo==null'], undefined, 0],
+    [['$.permissions.network==false'], undefined, 1],
+    [['$.permissions=={"network":false,"mode":"auto"}'], undefined, 1],
+    [['$.permissions=={"mode":"auto"}'], undefined, 0],
+    [['$..status==completed'], ['tool_completed'], 4],
+    [['$.name==bash', '$.arguments.command~=test'], ['tool_started'], 2],
+  ];
+  for (const [where, selectors, expected] of table) t.equal(keep({ where, selectors }).length, expected, where.join(' '));
+  const missing = keep({ where: ['$.missing!=x'], selectors: ['result'] });
+  t.equal(missing.length, 1, '!= holds when nothing equals, nothing selected included');
+});
+
+t.test('--where on a partial or invalid arguments string: no crash, left a string', async (t) => {
+  const core = createFilter({ where: ['$.arguments.path'] });
+  const out: Output[] = [];
+  for (const args of ['{"path":"partial', '', '{"path":"ok"}', '"just a string"']) {
+    const line = JSON.stringify({ arguments: args, type: 'tool_started' });
+    core.push(new LineRecord(Buffer.from(line), '-', 1), (o) => out.push(o));
+  }
+  t.equal(out.length, 1);
+});
+
+t.test('--where: malformed paths and expressions are refused up front', async (t) => {
+  const bad: Array<[string, RegExp]> = [
+    ['$.[', /a name or '\*' expected after '\.' at position 2/],
+    ['$[', /expected in '\[ \]' at position 2/],
+    ['$..', /expected after '\.\.'/],
+    ['$.a[1', /'\]' expected/],
+    ['$.a b', /unexpected ' '/],
+    ['$..*..*..*', /at most one recursive descent/],
+    ['$..a..b', /at most one recursive descent/],
+    ['$[(@.length-1)]', /disabled for safety/],
+    ['$[?(@.a)]', /disabled for safety/],
+    ['name', /must start with/],
+    ['$.a~=(', /bad regular expression/],
+    ['$.a~=(?<=x)y', /bad regular expression/],
+    ['$.a=<3', /unknown operator/],
+    ['$.a<null', /compares numbers or strings/],
+    ['$.a>[1]', /compares numbers or strings/],
+  ];
+  for (const [where, message] of bad) t.throws(() => createFilter({ where: [where] }), message, where);
+  const good = ["$['a.b']", '$["x"]', '$.a[0]', '$.a[-1]', '$.a[1:3]', '$.a[::2]', '$.a[*]', '$.a.*', '$..a', '$..*', '$..[0]', "$['a','b']", '$.a[0,1]', '$.é', '$.a-b'];
+  for (const path of good) t.doesNotThrow(() => createFilter({ where: [path] }), path);
+  t.same(parsePath("$.a['b.c'][0]..d"), ['a', 'b.c', '0', '..', 'd']);
+});
+
+t.test('--where with one recursive descent stays linear on a big event', async (t) => {
+  // A 300 KB event, 6 levels of 8-way fan-out: a single .. visits each node once.
+  const tree = (depth: number): unknown => (depth === 0 ? 'x'.repeat(1) : Object.fromEntries(Array.from({ length: 8 }, (_, k) => [`f${k}`, tree(depth - 1)])));
+  const event = { tree: tree(6), type: 'todo_updated', f99: 99 };
+  const core = createFilter({ where: ['$..f99==99'] });
+  const out: Output[] = [];
+  core.push(new LineRecord(Buffer.from(JSON.stringify(event)), '-', 1), (o) => out.push(o));
+  t.equal(out.length, 1);
+});
+
+t.test('did you mean: selectors and the edit distance', async (t) => {
+  t.equal(suggestSelector('tools'), 'tool');
+  t.equal(suggestSelector('tool_strated'), 'tool_started');
+  t.equal(suggestSelector('mesage'), 'message');
+  t.equal(suggestSelector('xyzzy'), undefined);
+  t.equal(editDistance('kitten', 'sitting'), 3);
+  t.equal(editDistance('ab', 'ba'), 1, 'a swap is one edit');
+  t.equal(nearest('FILTR', ['filter', 'turns']), 'filter');
+  t.equal(nearest('x'.repeat(100), ['x']), undefined, 'long words are not compared');
+});
+
+t.test('positionals: an existing file or directory is an input even without / or .', async (t) => {
+  const exists = (name: string) => name === 'runs' || name === 'tool';
+  t.same(splitPositionals(['runs', 'tool', 'turn', 'x.jsonl', '-'], exists), {
+    selectors: ['turn'],
+    inputs: ['runs', 'tool', 'x.jsonl', '-'],
+    warnings: ["warning: 'tool' is both a file here and an event selector; reading it as a file"],
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-filter-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(dir, 'logs'));
+  fs.copyFileSync(example('run.jsonl'), path.join(dir, 'logs', 'a.jsonl'));
+  fs.copyFileSync(example('run.jsonl'), path.join(dir, 'result'));
+  const r = await runBin('wuu-filter', ['turn_started', 'logs', 'result'], { cwd: dir });
+  t.equal(r.stdout.split('\n').filter(Boolean).length, 4, 'the directory and the file are both read');
+  t.equal(r.stderr, "wuu-filter: warning: 'result' is both a file here and an event selector; reading it as a file\n");
+  t.equal(r.code, 0);
+});
+
+t.test('only valid JSON objects are written, whatever the fast path', async (t) => {
+  const bad = ['{"a":NaN,"type":"tool_started"}', '{"type":"x",}', '{"type":"a"}{"type":"b"}', '{"type":5}', '{"type":"tool_started"} x', '{"s":"\\u12","type":"tool_started"}'];
+  const good = ['{"type":"tool_started"}', '{"n":1e5,"type":"x"}'];
+  const input = [...bad, ...good].join('\n') + '\n';
+  for (const args of [[], ['tool_*'], ['tool'], ['-v', 'turn'], ['--count'], ['x', 'tool_started']]) {
+    const r = await runBin('wuu-filter', args, { input });
+    const written = r.stdout.split('\n').filter(Boolean);
+    if (args[0] === '--count') {
+      t.equal(r.stdout, 'tool_started\t1\nx\t1\ntotal\t2\n', 'count: only valid events counted');
+    } else {
+      for (const line of written) t.doesNotThrow(() => JSON.parse(line), `${args.join(' ')}: ${line}`);
+      t.ok(written.length >= 1, `${args.join(' ')}: the valid lines pass`);
+    }
+    t.equal(r.code, 1, `${args.join(' ')}: bad data exits 1`);
+    t.match(r.stderr, /<stdin>:1: not valid JSON/, `${args.join(' ')}: NaN reported`);
+  }
+  const pass = await runBin('wuu-filter', ['--pass-invalid'], { input });
+  t.equal(pass.stdout, input, '--pass-invalid hands them on, as promised');
+  t.equal(pass.code, 0);
+});
+
 t.test('type-only filters never parse a line', async (t) => {
   const core = createFilter({ selectors: ['tool'] });
   t.equal(core.needsParse?.('tool_started'), false);
@@ -126,7 +256,7 @@ t.test('binary: selectors, exact output, exit codes', async (t) => {
   t.equal(count.stdout, 'turn_started\t2\nturn_completed\t2\ntotal\t4\n');
 
   const typo = await runBin('wuu-filter', ['tools', example('run.jsonl')]);
-  t.same([typo.stdout, typo.stderr, typo.code], ['', "wuu-filter: warning: 'tools' is not a known event type or family; it matches only that exact type\n", 0]);
+  t.same([typo.stdout, typo.stderr, typo.code], ['', "wuu-filter: warning: 'tools' is not a known event type or family; did you mean 'tool'? (it matches only that exact type)\n", 0]);
 });
 
 t.test('binary: usage errors exit 2 with a pointer to --help', async (t) => {
@@ -170,7 +300,7 @@ t.test('binary: bad-line policy', async (t) => {
   t.same([strict.stdout, strict.code], ['{"type":"a"}\n', 1]);
   t.equal(strict.stderr.split('\n').length, 2, 'stops at the first bad line');
   const pass = await runBin('wuu-filter', ['--pass-invalid'], { input });
-  t.same([pass.stdout, pass.code], ['{"type":"a"}\nnot json\n{"type":"b"}\n\n{"type":"c"}\n{"type":"d"', 0], 'byte-exact: the cut last line keeps its missing newline');
+  t.same([pass.stdout, pass.code], [input, 0], 'byte-exact: the cut last line comes out as it came');
   t.equal(pass.stderr.split('\n').length, 4, 'still reported');
 });
 

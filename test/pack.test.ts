@@ -7,6 +7,8 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { field, isEventType, numberField, stringField, type WuuEvent } from '../lib/events.js';
 import { ROOT } from './helpers.js';
 
 t.test('npm pack --dry-run ships dist/, man/ and nothing private', async (t) => {
@@ -24,4 +26,25 @@ t.test('npm pack --dry-run ships dist/, man/ and nothing private', async (t) => 
   const privatePattern = /^(test|bench|\.ci|tap-snapshots|node_modules|docs|dist\/test-bin|dist\/bench|dist\/test)\/|\.test\.|^tsconfig|^\.git/;
   t.same(files.filter((f) => privatePattern.test(f)), [], 'nothing private');
   t.same(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), [], 'no TypeScript sources');
+});
+
+t.test('the package entry exports the public API only', async (t) => {
+  const api = (await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'index.js')).href)) as Record<string, unknown>;
+  const factories = ['parse', 'stringify', 'coreStream', 'filter', 'accumulate', 'turns', 'redact', 'usage', 'result', 'check', 'pretty'];
+  const cores = ['createFilter', 'createAccumulate', 'createTurns', 'createRedact', 'createUsage', 'createResult', 'createCheck', 'createPretty'];
+  for (const name of [...factories, ...cores, 'isEvent', 'isEventType', 'stringField', 'numberField']) t.type(api[name], 'function', `exports ${name}`);
+  const internals = ['CappedText', 'OutputFold', 'UsageScanner', 'UsageLedger', 'Redactor', 'LineSplitter', 'LineRecord', 'OutputBatch', 'topLevelString', 'isJsonObject', 'parseEventBytes', 'serialize', 'serializeLine', 'createAccumulator', 'buildReport', 'renderUsage', 'parseUnitLine', 'checkBytes', 'schemaProblems', 'sanitize', 'clip', 'chooseFence'];
+  t.same(internals.filter((name) => name in api), [], 'no internals');
+});
+
+t.test('typed event guards read own fields only', async (t) => {
+  const event = JSON.parse('{"arguments":"{}","name":"bash","n":3,"big":1e400,"type":"tool_started"}') as WuuEvent;
+  t.equal(isEventType(event, 'tool_started') ? event.name : 'no', 'bash', 'narrowed to ToolStarted');
+  t.equal(isEventType(event, 'tool_completed'), false);
+  t.equal(stringField(event, 'name'), 'bash');
+  t.equal(stringField(event, 'n'), undefined, 'not a string');
+  t.equal(numberField(event, 'n'), 3);
+  t.equal(numberField(event, 'big'), undefined, 'Infinity is not a count');
+  t.equal(stringField(event, 'constructor'), undefined, 'inherited members are not fields');
+  t.equal(field(event, 'toString'), undefined);
 });

@@ -9,7 +9,7 @@ import { run, type ToolSpec } from '../lib/runner.js';
 import { spec as filterSpec } from '../bin/wuu-filter.js';
 import { spec as redactSpec } from '../bin/wuu-redact.js';
 import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
-import { goJson } from '../bench/generate.js';
+import { generateStream, goJson } from '../bench/generate.js';
 import { FC_SEED } from './helpers.js';
 
 interface Turn {
@@ -155,4 +155,33 @@ t.test('wuu-accumulate: messages equal the deltas and finals, tool output is cou
     options,
   );
   t.pass(`accumulation held on ${options.numRuns} random streams`);
+});
+
+t.test('the bench generator writes the producer format (WIRE-FORMAT-REFERENCE.md)', async (t) => {
+  const lines: string[] = [];
+  const written = generateStream({ bytes: 400_000, seed: 7, write: (line) => lines.push(line) });
+  t.equal(written, lines.join('').length, 'byte count reported');
+  const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const sortedKeys = lines.every((line, i) => {
+    const keys = Object.keys(events[i]!);
+    return line.endsWith('\n') && keys.join() === [...keys].sort().join() && !/[<>&\u2028\u2029]/.test(line) && !line.slice(0, -1).includes('\n');
+  });
+  t.ok(sortedKeys, 'sorted keys, one line each, <>& and U+2028/9 escaped');
+  const roots = new Set(events.filter((e) => e.type === 'thread_started').map((e) => e.thread_id as string));
+  const turnIds = events.filter((e) => e.type === 'turn_started').map((e) => e.turn_id as string);
+  t.ok(turnIds.every((id) => /-turn-\d{4}$/.test(id) && roots.has(id.replace(/-turn-\d{4}$/, ''))), 'turn ids <thread>-turn-0001');
+  const started = events.filter((e) => e.type === 'tool_started');
+  t.ok(started.every((e) => (e.item_id as string).startsWith(`${e.turn_id as string}-item-`)), 'item ids <turn>-item-<n>');
+  const outputs = new Map<string, number>();
+  for (const e of events) if (e.type === 'tool_output_delta') outputs.set(`${e.thread_id as string}/${e.item_id as string}`, (outputs.get(`${e.thread_id as string}/${e.item_id as string}`) ?? 0) + 1);
+  t.ok([...outputs.values()].every((n) => n === 1), 'one output delta per tool call');
+  const bash = started.filter((e) => e.name === 'bash').length;
+  t.equal(events.filter((e) => e.type === 'command_started').length, bash, 'every bash call has its command_* twin');
+  const childEnds = events.filter((e) => e.type === 'turn_completed' && !roots.has(e.thread_id as string));
+  t.ok(childEnds.length > 0, 'sub-agent threads write their own turn ends');
+  t.ok(events.some((e) => e.type === 'usage_updated' && !roots.has(e.thread_id as string)), 'and their own usage');
+  t.ok(events.filter((e) => e.type === 'session_configured').every((e) => e.protocol_version === 'wuu-app-server/v0.1'));
+  const huge: string[] = [];
+  generateStream({ bytes: 3_000_000, seed: 7, hugeLineBytes: 1 << 20, hugeEvery: 5, write: (line) => huge.push(line) });
+  t.ok(huge.some((line) => line.length > 1 << 20), 'huge output lines for the memory bench');
 });

@@ -1,5 +1,7 @@
 import t from 'tap';
-import { looksLikeObject, topLevelString } from '../lib/scan.js';
+import fc from 'fast-check';
+import { isJsonObject, looksLikeObject, topLevelString } from '../lib/scan.js';
+import { FC_SEED } from './helpers.js';
 
 const cases: Array<[string, string | undefined, string]> = [
   ['{"type":"tool_started"}', 'tool_started', 'plain'],
@@ -74,4 +76,136 @@ t.test('looksLikeObject: the shape check for unread lines', async (t) => {
     ['{}', true],
   ];
   for (const [line, expected] of table) t.equal(looksLikeObject(Buffer.from(line)), expected, JSON.stringify(line));
+});
+
+/** The oracle: what JSON.parse says of the line decoded as UTF-8. */
+function parsesAsObject(bytes: Buffer): boolean {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+t.test('isJsonObject: valid and invalid lines, JSON.parse as the oracle', async (t) => {
+  const table: Array<[string | Buffer, boolean]> = [
+    ['{}', true],
+    [' { } ', true],
+    ['{"type":"tool_started"}', true],
+    ['{"type":"x"}\r', true],
+    ['{"a":NaN,"type":"tool_started"}', false],
+    ['{"a":Infinity,"type":"t"}', false],
+    ['{"a":-Infinity,"type":"t"}', false],
+    ['{"type":"x",}', false],
+    ['{"type":"x"}{"type":"y"}', false],
+    ['{"type":"x"} {"type":"y"}', false],
+    ['{"type":5}', true],
+    ['{"a":[1,2,]}', false],
+    ['{"a":[,1]}', false],
+    ['{"a":[1 2]}', false],
+    ['{"a" "b"}', false],
+    ['{"a":}', false],
+    ['{:1}', false],
+    ['{a:1}', false],
+    ["{'a':1}", false],
+    ['{"a":1', false],
+    ['{"a":"unterminated}', false],
+    ['[1,2]', false],
+    ['"str"', false],
+    ['1', false],
+    ['', false],
+    ['   ', false],
+    ['{"n":0}', true],
+    ['{"n":-0}', true],
+    ['{"n":01}', false],
+    ['{"n":-01}', false],
+    ['{"n":1.}', false],
+    ['{"n":.5}', false],
+    ['{"n":1.5e}', false],
+    ['{"n":1.5e+}', false],
+    ['{"n":1.5e+3}', true],
+    ['{"n":1E-7}', true],
+    ['{"n":1e400}', true],
+    ['{"n":+1}', false],
+    ['{"n":-}', false],
+    ['{"n":0x10}', false],
+    ['{"n":12345678901234567890123}', true],
+    ['{"b":true,"c":false,"d":null}', true],
+    ['{"b":tru}', false],
+    ['{"b":True}', false],
+    ['{"b":nul}', false],
+    ['{"b":nulll}', false],
+    ['{"s":"\\u00e9\\n\\t\\"\\\\\\/\\b\\f\\r"}', true],
+    ['{"s":"\\ud800"}', true],
+    ['{"s":"\\u12"}', false],
+    ['{"s":"\\u12G4"}', false],
+    ['{"s":"\\x41"}', false],
+    ['{"s":"\\a"}', false],
+    ['{"s":"\\\'"}', false],
+    ['{"s":"tab\there"}', false],
+    ['{"s":"nul\u0000"}', false],
+    ['{"s":"del\u007f"}', true],
+    ['{"s":"é😀\u2028"}', true],
+    [Buffer.concat([Buffer.from('{"s":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]), true],
+    [Buffer.concat([Buffer.from('{"s":1'), Buffer.from([0xc2, 0xa0]), Buffer.from('}')]), false],
+    ['{"a":{"b":{"c":[{"d":[]}]}}}', true],
+    ['{"a":{"b":{"c":[{"d":[]}]}}', false],
+    ['{"a":{"b":]}', false],
+    ['{"a":[}', false],
+    ['{"a":{]}', false],
+    ['{"a" : [ 1 , { "b" : null } ] }', true],
+    ['{"a":1}\n', true],
+    ['{"a":1}\u000b', false],
+    ['{"a":1}}', false],
+    ['{"a":1}]', false],
+    ['{"a":1,"a":2}', true],
+    ['\ufeff{"a":1}', false],
+  ];
+  for (const [line, expected] of table) {
+    const bytes = Buffer.isBuffer(line) ? line : Buffer.from(line);
+    t.equal(parsesAsObject(bytes), expected, `oracle agrees with the table: ${JSON.stringify(bytes.toString('latin1'))}`);
+    t.equal(isJsonObject(bytes), expected, JSON.stringify(bytes.toString('latin1')));
+  }
+});
+
+t.test('isJsonObject: offsets, deep nesting without recursion', async (t) => {
+  const inside = Buffer.from('xx{"type":"a"}yy');
+  t.equal(isJsonObject(inside, 2, 14), true);
+  t.equal(isJsonObject(inside, 2, 13), false, 'cut one byte short');
+  t.equal(isJsonObject(inside, 1, 14), false, 'one byte of garbage before');
+  const deep = Buffer.from(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+  t.equal(isJsonObject(deep), true, '100,000 levels');
+  t.equal(isJsonObject(deep.subarray(0, deep.length - 2)), false, 'unbalanced');
+  const deepObjects = Buffer.from(`${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`);
+  t.equal(isJsonObject(deepObjects), true, '50,000 nested objects');
+});
+
+t.test('isJsonObject agrees with JSON.parse on random JSON, mutated', async (t) => {
+  // Valid objects, then the same bytes with one byte changed, dropped or doubled.
+  const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', 'u', '0', '1', '-', '.', 'e', '+', 'a', 't', 'n', ' ', '\t', '\u0001', '\u00e9', 'x'];
+  fc.assert(
+    fc.property(fc.object({ maxDepth: 4, withNullPrototype: false }), fc.nat(), fc.constantFrom(...alphabet), fc.constantFrom('replace', 'insert', 'delete'), (value, where, byte, how) => {
+      const text = JSON.stringify(value);
+      const good = Buffer.from(text);
+      if (isJsonObject(good) !== true) return false;
+      const at = where % (good.length + 1);
+      const insert = Buffer.from(byte);
+      const mutated =
+        how === 'delete'
+          ? Buffer.concat([good.subarray(0, at), good.subarray(at + 1)])
+          : Buffer.concat([good.subarray(0, at), insert, good.subarray(how === 'replace' ? at + 1 : at)]);
+      return isJsonObject(mutated) === parsesAsObject(mutated);
+    }),
+    { seed: FC_SEED, numRuns: 3000 },
+  );
+  t.pass('3,000 random objects and mutations agree with JSON.parse');
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 30 }), (body) => {
+      const bytes = Buffer.from(`{${body}}`);
+      return isJsonObject(bytes) === parsesAsObject(bytes);
+    }),
+    { seed: FC_SEED, numRuns: 5000 },
+  );
+  t.pass('5,000 random byte soups agree with JSON.parse');
 });

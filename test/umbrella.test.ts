@@ -1,8 +1,12 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { bashCompletion, listing, shortName, zshCompletion } from '../lib/umbrella.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { allFlags, bashCompletion, listing, shortName, umbrellaMain, zshCompletion } from '../lib/umbrella.js';
 import { tools } from '../bin/wuu-stream.js';
-import { example, runBin, runShell } from './helpers.js';
+import { example, ROOT, runBin, runShell } from './helpers.js';
 
 t.test('listing names every tool with its summary', async (t) => {
   const text = listing(tools);
@@ -27,6 +31,12 @@ t.test('wuu-stream help X shows that tool help; errors exit 2', async (t) => {
   t.same([none.stdout, none.code], [listing(tools), 0]);
   const bad = await runBin('wuu-stream', ['frobnicate']);
   t.same(bad, { stdout: '', stderr: "wuu-stream: no tool named 'frobnicate'\nTry 'wuu-stream --help' for more information.\n", code: 2, signal: null });
+  const typo = await runBin('wuu-stream', ['filtr']);
+  t.same([typo.stderr, typo.code], ["wuu-stream: no tool named 'filtr'; did you mean 'filter'?\nTry 'wuu-stream --help' for more information.\n", 2]);
+  const helpTypo = await runBin('wuu-stream', ['help', 'usge']);
+  t.match(helpTypo.stderr, "did you mean 'usage'?");
+  const hostile = await runBin('wuu-stream', ['\u001b]0;pwned\u0007']);
+  t.notMatch(hostile.stderr, /\u001b/, 'a hostile tool name is escaped');
   const badHelp = await runBin('wuu-stream', ['help', 'nope']);
   t.equal(badHelp.code, 2);
   const version = await runBin('wuu-stream', ['--version']);
@@ -63,4 +73,92 @@ t.test('zsh completion script is generated and well formed', async (t) => {
   t.equal(r.stdout, script);
   const bad = await runBin('wuu-stream', ['completion', 'fish']);
   t.equal(bad.code, 2);
+});
+
+t.test('extra arguments to completion and help are refused', async (t) => {
+  for (const args of [['completion', 'bash', 'zsh'], ['completion', 'zsh', 'extra'], ['completion'], ['help', 'filter', 'turns']]) {
+    const r = await runBin('wuu-stream', args);
+    t.same([r.stdout, r.code], ['', 2], args.join(' '));
+    t.match(r.stderr, /^wuu-stream: .*\nTry 'wuu-stream --help' for more information\.\n$/, args.join(' '));
+  }
+});
+
+t.test('negated options and allowed values come from the specs', async (t) => {
+  const byName = (name: string) => tools.find((spec) => spec.name === name)!;
+  t.ok(allFlags(byName('wuu-redact')).includes('--no-default-rules'), 'a boolean on by default');
+  t.ok(allFlags(byName('wuu-pretty')).includes('--no-color'), 'a --no- form the help documents');
+  t.notOk(allFlags(byName('wuu-filter')).some((flag) => flag.startsWith('--no-')), 'no meaningless --no- forms');
+  t.same(byName('wuu-usage').flags?.values?.by, ['turn', 'run', 'model', 'file', 'day']);
+  t.same(byName('wuu-pretty').flags?.values?.color, ['always', 'never', 'auto']);
+  t.ok(byName('wuu-check').flags?.values?.ignore?.includes('missing-result'));
+});
+
+t.test('bash completion: --no- forms, option values, files after value options', async (t) => {
+  const script = bashCompletion(tools);
+  const complete = (words: string[]) => {
+    const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _wuu_stream; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8', cwd: ROOT });
+    return r.stdout.split('\n').filter(Boolean);
+  };
+  t.same(complete(['wuu-redact', '--no-d']), ['--no-default-rules']);
+  t.same(complete(['wuu-pretty', '--no-c']), ['--no-color']);
+  t.same(complete(['wuu-stream', 'pretty', '--no-c']), ['--no-color']);
+  t.same(complete(['wuu-usage', '--by', '']), ['turn', 'run', 'model', 'file', 'day']);
+  t.same(complete(['wuu-stream', 'usage', '--by', 'm']), ['model']);
+  t.same(complete(['wuu-usage', '--by', '=', 'd']), ['day'], '--by=d');
+  t.same(complete(['wuu-pretty', '--color', '']), ['always', 'never', 'auto']);
+  t.same(complete(['wuu-check', '--ignore', 'bad-']), ['bad-line', 'bad-arguments']);
+  t.same(complete(['wuu-usage', '--pricing', 'package.j']), ['package.json'], 'a file after a value option, no options');
+  t.same(complete(['wuu-stream', 'completion', 'bash', '']), [], 'one argument only');
+});
+
+const zpty = spawnSync('zsh', ['-c', 'zmodload zsh/zpty && print ok'], { encoding: 'utf8' }).stdout === 'ok\n';
+
+t.test('zsh completion for real, through zpty', { skip: zpty ? false : 'zsh with zpty is not installed here' }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-zsh-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const script = path.join(dir, 'wuu.zsh');
+  fs.writeFileSync(script, zshCompletion(tools));
+  const complete = (line: string) => {
+    const r = spawnSync('zsh', ['-f', path.join(ROOT, 'test', 'fixtures', 'zsh-complete.zsh'), script, line], { encoding: 'utf8', cwd: dir, timeout: 30_000 });
+    // zsh may call the completer more than once for one TAB: count each match once.
+    return [...new Set(r.stdout.split('\n').filter((l) => l.startsWith('HITS:')).flatMap((l) => l.slice(6).split(' ').filter(Boolean)))];
+  };
+  t.same(complete('wuu-stream fil'), ['filter'], 'tools');
+  t.same(complete('wuu-stream filter --inv'), ['--invert'], 'through wuu-stream: $words is zsh\'s own');
+  t.same(complete('wuu-filter --keep'), ['--keep-result'], 'a wuu-* command');
+  t.same(complete('wuu-stream completion '), ['bash', 'zsh']);
+  t.same(complete('wuu-redact --no-d'), ['--no-default-rules']);
+  t.same(complete('wuu-stream pretty --no-c'), ['--no-color']);
+  t.same(complete('wuu-usage --by '), ['turn', 'run', 'model', 'file', 'day']);
+  t.same(complete('wuu-pretty --color n'), ['never']);
+  t.same(complete('wuu-check --ignore missing-'), ['missing-field', 'missing-result']);
+});
+
+/** A stdout that fails every write with `code`. */
+function failing(code: string): Writable {
+  return new Writable({
+    write(_chunk, _encoding, done) {
+      done(Object.assign(new Error(`${code}: write failed`), { code }));
+    },
+  });
+}
+
+t.test('listing and completion into a full disk fail loudly, into a closed pipe quietly', async (t) => {
+  for (const argv of [[], ['--help'], ['--version'], ['completion', 'bash'], ['completion', 'zsh'], ['help', 'filter']]) {
+    const err: Buffer[] = [];
+    const stderr = new Writable({ write: (c: Buffer, _e, done) => (err.push(c), done()) });
+    const full = await umbrellaMain(tools, { argv, stdout: failing('ENOSPC'), stderr });
+    t.equal(full, 1, `${argv.join(' ') || '(listing)'}: ENOSPC exits 1`);
+    t.match(Buffer.concat(err).toString(), /^wuu-stream: write error: ENOSPC/);
+    const closed = await umbrellaMain(tools, { argv, stdout: failing('EPIPE'), stderr });
+    t.equal(closed, 0, `${argv.join(' ') || '(listing)'}: EPIPE exits 0`);
+  }
+  const devFull = await runShell('wuu-stream completion bash > /dev/full; echo "status=$?"');
+  t.match(devFull.stdout, /^status=[1-9]/);
+  t.match(devFull.stderr, /^wuu-stream: write error: .*ENOSPC/);
+  t.notMatch(devFull.stderr, /internal error|\n\s+at /);
+  const listFull = await runShell('wuu-stream > /dev/full; echo "status=$?"');
+  t.match(listFull.stdout, /^status=[1-9]/);
+  const pipe = await runShell('wuu-stream completion zsh | head -c 1 >/dev/null; echo "status=${PIPESTATUS[0]}"');
+  t.same([pipe.stdout, pipe.stderr], ['status=0\n', '']);
 });

@@ -1,11 +1,10 @@
 import type { BenchCase } from '../types.js';
 
 /**
- * Issue 5: exact usage totals at least 2x jq. The jq program does the same
- * job as `wuu-usage --json` on one stream: keep the last usage_updated per
- * turn and the last report per subagent, then total them (jq must parse every
- * line; wuu-usage parses only session/thread, turn_*, usage_updated,
- * subagent_* and result lines).
+ * Issue 13: `wuu-usage --json` within 1.15x a byte-level loop that parses only
+ * usage_updated lines. The jq program does the same job on one stream: keep
+ * the last usage_updated per turn and the last report per subagent, then total
+ * them (jq must parse every line).
  */
 const JQ_USAGE =
   'reduce inputs as $e ({t: {}, a: {}};' +
@@ -18,6 +17,8 @@ const cases: BenchCase[] = [
   {
     name: 'usage --json',
     ours: ['wuu-usage', '--json'],
+    reference: ['usage'],
+    maxRatio: 1.15,
     jqArgs: ['-n', '-c', JQ_USAGE],
     minRatioVsJq: 2,
   },

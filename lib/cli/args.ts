@@ -37,6 +37,8 @@ export interface FlagSpec {
    * anyway). A negated value flag reads as the string `'false'`.
    */
   negatable?: string[];
+  /** The values a value flag allows, when they are a fixed set (for completion). */
+  values?: Record<string, readonly string[]>;
 }
 
 /** Typed access to the parsed flags. */

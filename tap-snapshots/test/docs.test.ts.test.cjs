@@ -165,6 +165,19 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > man/wuu-filter.1 EXAMPLES > wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > man/wuu-filter.1 EXAMPLES > wuu-filter --where '$.name==bash' tool_started examples/run.jsonl 1`] = `
 Object {
   "code": 0,
@@ -1180,6 +1193,32 @@ Object {
     {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
     {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
     {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.input_tokens>=9800' usage_updated examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-filter --where '$.input_tokens>=9800' usage_updated examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
+    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","turn_id":"tu_02","type":"usage_updated"}
     
   ),
 }
