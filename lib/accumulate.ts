@@ -11,13 +11,20 @@
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from './core.js';
+import { escapeControls } from './text.js';
 import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
-import { makeRecord, type EventRecord } from './jsonl.js';
+import { LineRecord, makeRecord, type EventRecord } from './jsonl.js';
+import { flatStringObject } from './scan.js';
+import { turnKey } from './threads.js';
+
+export { turnKey };
 
 /** Default cap on the output kept per tool call: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Default cap on the text kept per agent message: 4 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Default cap on units held open at once (turns plus tool items): 10,000. */
+export const DEFAULT_MAX_OPEN = 10_000;
 
 /** The event types the accumulator consumes: message pieces, tool_* and command_*. */
 export const PIECE_TYPES: ReadonlySet<string> = new Set(
@@ -80,6 +87,8 @@ export interface AccumulatorSink {
   removed(item: RemovedItem, rec: EventRecord): void;
   /** agent_message_final disagrees with the deltas before it (only with `check`). */
   mismatch?(detail: string, at: EventRecord): void;
+  /** More than `maxOpen` units were open: the oldest are being flushed (called once). */
+  overflow?(maxOpen: number, at: Origin): void;
 }
 
 /** Options of {@link createAccumulator}. */
@@ -90,16 +99,24 @@ export interface AccumulatorOptions {
   maxMessageBytes?: number;
   /** Compare each agent_message_final with its deltas and report disagreements. */
   check?: boolean;
+  /**
+   * Most units (open turns plus open tool items) held at once. Past it, the
+   * oldest turn is flushed as incomplete and `overflow` is told (once).
+   * Default {@link DEFAULT_MAX_OPEN}; Infinity for no cap.
+   */
+  maxOpen?: number;
 }
 
 /** The shared message/tool accumulator. State exists only for open messages and items. */
 export interface Accumulator {
-  /** Feeds one event of {@link PIECE_TYPES}. */
-  piece(rec: EventRecord): void;
+  /** Feeds one event of {@link PIECE_TYPES} (`event`: its content, when already read). */
+  piece(rec: EventRecord, event?: WuuEvent): void;
   /** Flushes the open units of the turn `rec` ends (call before passing the turn-end event on). */
   endTurn(rec: EventRecord): void;
   /** Flushes every open unit (end of input, or `result`). */
   flushAll(at?: Origin): void;
+  /** Flushes the open units of one turn, as incomplete. */
+  flushTurn(threadId: string, turnId: string, at: Origin): void;
   /** Open turns and items, for tests of bounded memory. */
   readonly openTurns: number;
   readonly openItems: number;
@@ -120,9 +137,19 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** The Map key of a turn: unambiguous for any pair of strings (the length prefix splits them). */
-export function turnKey(threadId: string, turnId: string): string {
-  return `${threadId.length}:${threadId}${turnId}`;
+/**
+ * The event of a record, read cheaply when the line has the producer's flat
+ * shape (every value a string: deltas, tool and command events): then no
+ * JSON.parse, see {@link flatStringObject}. Anything else is parsed in full
+ * (and a bad line is reported as usual). Meant for records whose core said
+ * `needsParse` false for their type, so nothing was parsed before.
+ */
+export function eventOf(rec: EventRecord): WuuEvent {
+  if (rec instanceof LineRecord) {
+    const flat = flatStringObject(rec.source, rec.start, rec.end);
+    if (flat !== undefined && typeof flat.type === 'string') return flat as unknown as WuuEvent;
+  }
+  return rec.event;
 }
 
 /** Parses tool arguments: a JSON string becomes its value (null when not valid JSON). */
@@ -274,10 +301,25 @@ function firstDifference(a: string, b: string): number {
 export function createAccumulator(options: AccumulatorOptions, sink: AccumulatorSink): Accumulator {
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const maxMessage = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN;
   const turns = new Map<string, TurnState>();
   let openItems = 0;
+  let overflowed = false;
 
-  const turnOf = (event: WuuEvent, create: boolean): TurnState | undefined => {
+  /** Keeps turns + items within maxOpen: the oldest turns (Map order) go first, never `keep`. */
+  const bound = (keep: TurnState, at: Origin) => {
+    if (turns.size + openItems <= maxOpen) return;
+    if (!overflowed) {
+      overflowed = true;
+      sink.overflow?.(maxOpen, at);
+    }
+    for (const turn of turns.values()) {
+      if (turns.size + openItems <= maxOpen) break;
+      if (turn !== keep) flushTurn(turn, at);
+    }
+  };
+
+  const turnOf = (event: WuuEvent, create: boolean, at?: Origin): TurnState | undefined => {
     const threadId = idOf(event, 'thread_id');
     const turnId = idOf(event, 'turn_id');
     const key = turnKey(threadId, turnId);
@@ -285,6 +327,7 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     if (turn === undefined && create) {
       turn = { threadId, turnId, message: undefined, items: new Map() };
       turns.set(key, turn);
+      bound(turn, at);
     }
     return turn;
   };
@@ -293,7 +336,7 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     if (turn.message === undefined && turn.items.size === 0) turns.delete(turnKey(turn.threadId, turn.turnId));
   };
 
-  const itemOf = (turn: TurnState, event: WuuEvent, create: boolean): ItemState | undefined => {
+  const itemOf = (turn: TurnState, event: WuuEvent, create: boolean, at?: Origin): ItemState | undefined => {
     const itemId = idOf(event, 'item_id');
     let item = turn.items.get(itemId);
     if (item === undefined && create) {
@@ -310,6 +353,7 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
       };
       turn.items.set(itemId, item);
       openItems++;
+      bound(turn, at);
     }
     return item;
   };
@@ -370,19 +414,19 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     }
   };
 
-  const piece = (rec: EventRecord) => {
-    const event = rec.event;
+  const piece = (rec: EventRecord, read?: WuuEvent) => {
+    const event = read ?? eventOf(rec);
     const at = { file: rec.file, line: rec.line };
     switch (rec.type) {
       case 'agent_message_delta': {
-        const turn = turnOf(event, true)!;
+        const turn = turnOf(event, true, at)!;
         turn.message ??= new CappedText(maxMessage);
         const delta = ownField(event, 'delta');
         if (typeof delta === 'string') turn.message.append(delta);
         return;
       }
       case 'agent_message_final': {
-        const turn = turnOf(event, true)!;
+        const turn = turnOf(event, true, at)!;
         const message = ownField(event, 'message');
         const final = new CappedText(maxMessage);
         if (typeof message === 'string') final.append(message);
@@ -406,8 +450,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         return;
       }
       case 'tool_started': {
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         item.sawToolEvent = true;
         const name = ownField(event, 'name');
         if (typeof name === 'string') item.name = name;
@@ -415,8 +459,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         return;
       }
       case 'tool_output_delta': {
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         item.sawToolEvent = true;
         item.sawToolDelta = true;
         item.commandOutput = undefined; // the twin copy is not needed any more
@@ -425,8 +469,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         return;
       }
       case 'tool_completed': {
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         const name = ownField(event, 'name');
         if (typeof name === 'string') item.name = name;
         const status = ownField(event, 'status');
@@ -451,8 +495,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
       case 'command_started':
       case 'command_output_delta': {
         // A twin normally follows its tool_* event; alone it describes a command-only item.
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         foldCommand(item, event);
         if (rec.type === 'command_output_delta' && !item.sawToolDelta) {
           const delta = ownField(event, 'delta');
@@ -487,11 +531,15 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
   return {
     piece,
     endTurn(rec) {
-      const turn = turnOf(rec.event, false);
+      const turn = turnOf(eventOf(rec), false);
       if (turn) flushTurn(turn, { file: rec.file, line: rec.line });
     },
     flushAll(at) {
       for (const turn of [...turns.values()]) flushTurn(turn, at);
+    },
+    flushTurn(threadId, turnId, at) {
+      const turn = turns.get(turnKey(threadId, turnId));
+      if (turn) flushTurn(turn, at);
     },
     get openTurns() {
       return turns.size;
@@ -532,12 +580,16 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
     },
     mismatch(detail, rec) {
       mismatches++;
-      options.warn?.(`${rec.file}:${rec.line}: ${detail}`);
+      options.warn?.(`${escapeControls(rec.file)}:${rec.line}: ${escapeControls(detail)}`);
+    },
+    overflow(max, at) {
+      options.warn?.(`${at ? `${escapeControls(at.file)}:${at.line}: ` : ''}more than ${max} units open at once (--max-open): the oldest turns are written as incomplete`);
     },
   });
 
   return {
-    needsParse: (type) => PIECE_TYPES.has(type) || TURN_END_TYPES.has(type),
+    // Pieces are read by eventOf (no parse for the producer's flat lines); turn ends need a parse.
+    needsParse: (type) => TURN_END_TYPES.has(type),
     push(rec, emit) {
       out = emit;
       const type = rec.type;

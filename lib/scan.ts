@@ -177,3 +177,54 @@ export function looksLikeObject(line: Buffer, start = 0, end = line.length): boo
   while (last > first && isSpace(line[last]!)) last--;
   return last > first && line[first] === LBRACE && line[last] === RBRACE;
 }
+
+const CONTROL = /[\u0000-\u001f]/;
+
+/**
+ * The object in `line[start..end)` when it has the producer's flat shape:
+ * compact (`{"k":"v","k2":"v2"}`, no whitespace), every value a string. Most
+ * events of a real stream have it (deltas, tool and command events, turn
+ * starts and ends with string fields), so accumulating tools can read them
+ * without JSON.parse. Returns `undefined` for anything else (numbers, nested
+ * values, spaces, a cut line, a raw control character, a bad escape): the
+ * caller then parses the line in full, which also reports a bad one. The
+ * result is what JSON.parse would give (a duplicate key keeps the last
+ * value), on an object without prototype so `__proto__` is an ordinary key.
+ */
+export function flatStringObject(line: Buffer, start = 0, end = line.length): Record<string, string> | undefined {
+  if (end - start < 2 || line[start] !== LBRACE || line[end - 1] !== RBRACE) return undefined;
+  const out = Object.create(null) as Record<string, string>;
+  let at = start + 1;
+  if (at === end - 1) return out;
+  for (;;) {
+    if (line[at] !== QUOTE) return undefined;
+    const keyClose = stringEnd(line, at, end);
+    if (keyClose < 0 || line[keyClose + 1] !== COLON || line[keyClose + 2] !== QUOTE) return undefined;
+    const key = flatString(line, at, keyClose);
+    if (key === undefined) return undefined;
+    const valueOpen = keyClose + 2;
+    const valueClose = stringEnd(line, valueOpen, end);
+    if (valueClose < 0) return undefined;
+    const value = flatString(line, valueOpen, valueClose);
+    if (value === undefined) return undefined;
+    out[key] = value;
+    const next = line[valueClose + 1];
+    if (next === RBRACE) return valueClose + 2 === end ? out : undefined;
+    if (next !== 0x2c) return undefined;
+    at = valueClose + 2;
+  }
+}
+
+/** Decodes the string literal open..close, or undefined when it is not valid JSON text. */
+function flatString(buf: Buffer, open: number, close: number): string | undefined {
+  const text = buf.toString('utf8', open + 1, close);
+  if (text.includes('\\')) {
+    try {
+      const value: unknown = JSON.parse(buf.toString('utf8', open, close + 1));
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return CONTROL.test(text) ? undefined : text;
+}
