@@ -36,7 +36,7 @@ export interface ExpectedTurn {
 export interface Expected {
   /** Turns of the root thread (the main agent). */
   turns: ExpectedTurn[];
-  /** Turn ends written for sub-agent threads (thread_id = agent id): never the root's. */
+  /** Turns of sub-agent threads (thread_id = agent id), seen through their own events: never the root's. */
   childTurns: ExpectedTurn[];
   /** The main agent's usage: sum over root turns of their last snapshot (sub-agents apart). */
   run: Usage;
@@ -743,7 +743,8 @@ add(() => {
     text: p.text(),
     expected: {
       turns: [{ thread_id: root, turn_id: `${root}-turn-0001`, status: 'completed', message: 'Step one. Step two.', tools: [], usage: U(1200, 0, 900, 35) }],
-      childTurns: [],
+      // The sub-agent's turn was seen (its context) but never ended: still open at the result.
+      childTurns: [{ thread_id: 'agent-cc', turn_id: 'agent-cc-turn-0001', status: 'incomplete', message: null, tools: [], usage: null }],
       run: U(1200, 0, 900, 35),
       subagents: {},
       result: ok('Step one. Step two.'),
