@@ -14,7 +14,7 @@ import { coreStream, type Core, type Emit } from './core.js';
 import { escapeControls } from './text.js';
 import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
 import { LineRecord, makeRecord, type EventRecord } from './jsonl.js';
-import { flatStringObject } from './scan.js';
+import { flatStringObject, tailStrings } from './scan.js';
 import { turnKey } from './threads.js';
 
 export { turnKey };
@@ -414,7 +414,18 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     }
   };
 
+  /** A command_output_delta twin of an item whose tool_* output is already taken: nothing to read. */
+  const takenTwin = (rec: EventRecord): boolean => {
+    if (!(rec instanceof LineRecord)) return false;
+    const ids = tailStrings(rec.source, 'item_id', rec.start, rec.end);
+    if (ids === undefined || ids.type !== 'command_output_delta') return false;
+    const turn = turns.get(turnKey(ids.thread_id ?? '', ids.turn_id ?? ''));
+    return turn?.items.get(ids.item_id ?? '')?.sawToolDelta === true;
+  };
+
   const piece = (rec: EventRecord, read?: WuuEvent) => {
+    // bash output arrives twice; the twin's copy is skipped unread when the tool_* copy came.
+    if (read === undefined && rec.type === 'command_output_delta' && takenTwin(rec)) return;
     const event = read ?? eventOf(rec);
     const at = { file: rec.file, line: rec.line };
     switch (rec.type) {

@@ -228,3 +228,38 @@ function flatString(buf: Buffer, open: number, close: number): string | undefine
   }
   return CONTROL.test(text) ? undefined : text;
 }
+
+/**
+ * The last top-level members of a compact object whose values are plain
+ * strings, read from the line's END without touching what comes before
+ * (Go sorts keys, so a line's ids sit just before its `type`). Walks back
+ * member by member, `"key":"value"` each, until `stopKey` has been read; an
+ * escape or anything else unexpected in that stretch gives `undefined`, and
+ * the caller reads the line in full. Only for lines whose whole validity does
+ * not matter to the caller (a twin it already has).
+ */
+export function tailStrings(line: Buffer, stopKey: string, start = 0, end = line.length): Record<string, string> | undefined {
+  const out = Object.create(null) as Record<string, string>;
+  let at = end - 1;
+  if (line[at] !== RBRACE) return undefined;
+  for (let members = 0; members < 16; members++) {
+    // at: the `}` or `,` after a value; the value is `"..."` just before it.
+    const valueClose = at - 1;
+    if (line[valueClose] !== QUOTE) return undefined;
+    const valueOpen = line.lastIndexOf(QUOTE, valueClose - 1);
+    if (valueOpen <= start || line[valueOpen - 1] !== COLON) return undefined;
+    const keyClose = valueOpen - 2;
+    if (line[keyClose] !== QUOTE) return undefined;
+    const keyOpen = line.lastIndexOf(QUOTE, keyClose - 1);
+    if (keyOpen <= start) return undefined;
+    const before = line[keyOpen - 1];
+    if (before !== 0x2c && before !== LBRACE) return undefined;
+    if (line.indexOf(BACKSLASH, keyOpen) < valueClose && line.indexOf(BACKSLASH, keyOpen) >= 0) return undefined;
+    const key = line.toString('latin1', keyOpen + 1, keyClose);
+    out[key] ??= line.toString('utf8', valueOpen + 1, valueClose);
+    if (key === stopKey) return out;
+    if (before === LBRACE) return undefined;
+    at = keyOpen - 1;
+  }
+  return undefined;
+}
