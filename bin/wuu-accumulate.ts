@@ -15,9 +15,9 @@ event passes through unchanged (byte for byte), in order.
       before the turn ends when no final came
   tool_started + tool_output_delta* + tool_completed (+ command_* twins)
                                                ->  tool_call
-      {type, thread_id, turn_id, item_id, name, arguments (parsed), arguments_raw,
-       command, process_id (bash), status, error, output, output_bytes,
-       output_truncated_bytes}
+      {type, thread_id, turn_id, item_id, name, arguments (parsed),
+       arguments_raw, command, process_id (bash), status, error, output,
+       output_bytes, output_truncated_bytes}
       emitted at tool_completed; bash output is taken once, never twice
 
 Items and messages still open when their turn ends, at result, or at the end

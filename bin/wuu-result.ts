@@ -35,7 +35,7 @@ Exit status (beyond 1 bad data, 2 usage):
 Examples:
   wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
   wuu-result --structured structured.jsonl
-  wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool`,
+  wuu exec --json "fix the tests" | wuu-result --tee -o msg.txt | wuu-filter tool`,
   flags: {
     string: ['output'],
     boolean: ['structured', 'json', 'tee'],

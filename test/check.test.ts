@@ -23,8 +23,8 @@ const EXPECTED: Record<string, Array<[number, string, string]>> = {
   'examples/structured.jsonl': [],
   'examples/timeout.jsonl': [],
   'examples/killed.jsonl': [
-    [19, 'cut-line', `${CUT}: not valid JSON (Unterminated string in JSON at position 120)`],
-    [19, 'missing-result', NO_RESULT],
+    [25, 'cut-line', `${CUT}: not valid JSON (Unterminated string in JSON at position 120)`],
+    [25, 'missing-result', NO_RESULT],
   ],
   'examples/setup-failed.jsonl': [],
   'examples/busy.jsonl': [],
@@ -320,8 +320,8 @@ t.test('core: status, summary, --json, --ignore', async (t) => {
   t.same([warnOnly[1], warnOnly[2]], [0, ['checked 1 file: 0 errors, 1 warning']], 'warnings do not fail');
   const killed = runCore(readExample('killed.jsonl'), { json: true }, 'k');
   t.same(killed[0].split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown), [
-    { file: 'k', line: 19, rule: 'cut-line', severity: 'warning', message: `${CUT}: not valid JSON (Unterminated string in JSON at position 120)` },
-    { file: 'k', line: 19, rule: 'missing-result', severity: 'warning', message: NO_RESULT },
+    { file: 'k', line: 25, rule: 'cut-line', severity: 'warning', message: `${CUT}: not valid JSON (Unterminated string in JSON at position 120)` },
+    { file: 'k', line: 25, rule: 'missing-result', severity: 'warning', message: NO_RESULT },
   ]);
   t.equal(killed[1], 0, 'a killed producer is legitimate: warnings, exit 0');
   const escaped = runCore(`${ev({ type: 'turn_started', thread_id: 'th', turn_id: 't\u001b]0;x\u0007' })}\n${ev({ type: 'agent_message_delta', thread_id: 'th', turn_id: 't\u009b2J', delta: '' })}\n${RESULT}\n`);

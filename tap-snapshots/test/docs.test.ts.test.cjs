@@ -18,10 +18,11 @@ exports[`test/docs.test.ts > TAP > man/wuu-accumulate.1 EXAMPLES > wuu-accumulat
 Object {
   "code": 1,
   "command": "wuu-accumulate --max-output-bytes 16 examples/killed.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .status, .output, .output_truncated_bytes]'",
-  "stderr": "wuu-accumulate: examples/killed.jsonl:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stderr": "wuu-accumulate: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
   "stdout": String(
-    ["20261202-233000-e1d2-turn-0001-item-3","completed","migrated code 0\\\\n",27]
-    ["20261202-233000-e1d2-turn-0001-item-5","incomplete","seeding 0 rows)\\\\n",19]
+    ["20261202-233000-e1d2-turn-0001-item-3","completed","{\\\\"contents.sql\\\\"}",86]
+    ["20261202-233000-e1d2-turn-0001-item-5","completed","migrated code 0\\\\n",27]
+    ["20261202-233000-e1d2-turn-0001-item-7","incomplete","seeding 0 rows)\\\\n",19]
     
   ),
 }
@@ -68,9 +69,9 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check --json examples/killed.jsonl | jq -r .rule 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check --json examples/killed.jsonl | jq -r .rule",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
     cut-line
     missing-result
@@ -81,18 +82,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check examples 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples",
-  "stderr": "wuu-check: checked 7 files: 8 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 7 files: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:19: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:19: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
-    examples/run.jsonl:17: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:18: unknown-turn: tool_started for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:19: unknown-turn: tool_output_delta for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:20: unknown-turn: tool_completed for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:21: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:22: unknown-turn: turn_completed for turn agent-7e21-turn-0001, which never started
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -100,12 +95,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check examples/killed.jsonl 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples/killed.jsonl",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:19: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:19: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -113,18 +108,10 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check examples/run.jsonl 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples/run.jsonl",
-  "stderr": "wuu-check: checked 1 file: 6 errors, 0 warnings\\n",
-  "stdout": String(
-    examples/run.jsonl:17: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:18: unknown-turn: tool_started for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:19: unknown-turn: tool_output_delta for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:20: unknown-turn: tool_completed for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:21: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:22: unknown-turn: turn_completed for turn agent-7e21-turn-0001, which never started
-    
-  ),
+  "stderr": "wuu-check: checked 1 file: 0 errors, 0 warnings\\n",
+  "stdout": "",
 }
 `
 
@@ -278,27 +265,35 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-pretty.1 EXAMPLES > head -n 21 examples/killed.jsonl | wuu-pretty 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "head -n 21 examples/killed.jsonl | wuu-pretty",
-  "stderr": "wuu-pretty: <stdin>:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stderr": "",
   "stdout": String(
     ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
       permissions mode=standard
       thread 20261202-233000-e1d2 started
     
     ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done
+      [>] Migrate the database
+      [ ] Seed test data
     Running the migration, then seeding.
+    ▸ read_file db/migrations/007_carts.sql
+      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
+      └ ✓ completed
     $ npm run migrate
       │ migrated: users, carts, orders
       │ Exit code 0
       └ ✓ completed
+    ≡ todo 1/2 done
+      [x] Migrate the database
+      [>] Seed test data
     $ npm run seed -- --rows 100000
-      │ seeding users... done (25000 rows)
       └ no completion (the run was cut)
-    ── turn 1 cut off before it ended · 1,300 in · 81 out · 2,048 cache write
+    ── turn 1 cut off before it ended · 1,300 in · 70 out · 2,048 cache write
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn · 1,300 in · 81 out · 2,048 cache write seen)
+    the input ended without a result event (1 turn · 1,300 in · 70 out · 2,048 cache write seen)
     
   ),
 }
@@ -750,7 +745,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/killed.jsonl; echo \\"exit $?\\"",
   "stderr": String(
-    wuu-result: examples/killed.jsonl:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    wuu-result: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
     wuu-result: examples/killed.jsonl: no result event: the producer was killed or the stream was cut
     
   ),
@@ -818,13 +813,14 @@ Object {
     
     Exit status (beyond 1 bad data, 2 usage):
       0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
-      7 no result event (the producer was killed or the stream was cut)
+      7 no result event (the producer was killed or the stream was cut, or the
+        input was empty)
       8 unknown or missing status   9 --structured: no structured_result
     
     Examples:
       wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
       wuu-result --structured structured.jsonl
-      wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool
+      wuu exec --json "fix the tests" | wuu-result --tee -o msg.txt | wuu-filter tool
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
@@ -869,8 +865,8 @@ exports[`test/docs.test.ts > TAP > man/wuu-turns.1 EXAMPLES > wuu-turns --only-t
 Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
-  "stderr": "wuu-turns: examples/killed.jsonl:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
-  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
+  "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
 }
 `
 
@@ -880,9 +876,9 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, message, tools: [.tool_calls[].name], usage}'",
   "stderr": "",
   "stdout": String(
-    {"turn_id":"agent-7e21-turn-0001","status":"completed","message":null,"tools":["grep"],"usage":{"input_tokens":420,"output_tokens":38,"cache_creation_tokens":1000,"cache_read_tokens":0,"completed_input_tokens":420,"completed_output_tokens":38}}
-    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","message":"I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.","tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"output_tokens":310,"cache_creation_tokens":4096,"cache_read_tokens":4096,"completed_input_tokens":3900,"completed_output_tokens":310}}
-    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","message":"The build finished. Running the tests again. All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":800,"output_tokens":60,"cache_creation_tokens":0,"cache_read_tokens":8192,"completed_input_tokens":800,"completed_output_tokens":60}}
+    {"turn_id":"agent-7e21-turn-0001","status":"completed","message":null,"tools":["grep"],"usage":{"input_tokens":420,"cache_creation_tokens":1000,"cache_read_tokens":0,"prompt_tokens":1420,"output_tokens":38,"cache_hit":0}}
+    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","message":"I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.","tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"cache_creation_tokens":4096,"cache_read_tokens":4096,"prompt_tokens":12092,"output_tokens":310,"cache_hit":0.33873635461462126}}
+    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","message":"The build finished. Running the tests again. All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":800,"cache_creation_tokens":0,"cache_read_tokens":8192,"prompt_tokens":8992,"output_tokens":60,"cache_hit":0.9110320284697508}}
     
   ),
 }
@@ -912,7 +908,7 @@ Object {
   "stdout": String(
     {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
     {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
-    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"output_tokens":200,"cache_creation_tokens":0,"cache_read_tokens":3000,"completed_input_tokens":null,"completed_output_tokens":null},"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
+    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
     {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
     
   ),
@@ -1035,27 +1031,35 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > head -n 21 examples/killed.jsonl | wuu-pretty 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "head -n 21 examples/killed.jsonl | wuu-pretty",
-  "stderr": "wuu-pretty: <stdin>:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stderr": "",
   "stdout": String(
     ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
       permissions mode=standard
       thread 20261202-233000-e1d2 started
     
     ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done
+      [>] Migrate the database
+      [ ] Seed test data
     Running the migration, then seeding.
+    ▸ read_file db/migrations/007_carts.sql
+      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
+      └ ✓ completed
     $ npm run migrate
       │ migrated: users, carts, orders
       │ Exit code 0
       └ ✓ completed
+    ≡ todo 1/2 done
+      [x] Migrate the database
+      [>] Seed test data
     $ npm run seed -- --rows 100000
-      │ seeding users... done (25000 rows)
       └ no completion (the run was cut)
-    ── turn 1 cut off before it ended · 1,300 in · 81 out · 2,048 cache write
+    ── turn 1 cut off before it ended · 1,300 in · 70 out · 2,048 cache write
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn · 1,300 in · 81 out · 2,048 cache write seen)
+    the input ended without a result event (1 turn · 1,300 in · 70 out · 2,048 cache write seen)
     
   ),
 }
@@ -1074,10 +1078,11 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-accumulate --max-out
 Object {
   "code": 1,
   "command": "wuu-accumulate --max-output-bytes 16 examples/killed.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .status, .output, .output_truncated_bytes]'",
-  "stderr": "wuu-accumulate: examples/killed.jsonl:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stderr": "wuu-accumulate: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
   "stdout": String(
-    ["20261202-233000-e1d2-turn-0001-item-3","completed","migrated code 0\\\\n",27]
-    ["20261202-233000-e1d2-turn-0001-item-5","incomplete","seeding 0 rows)\\\\n",19]
+    ["20261202-233000-e1d2-turn-0001-item-3","completed","{\\\\"contents.sql\\\\"}",86]
+    ["20261202-233000-e1d2-turn-0001-item-5","completed","migrated code 0\\\\n",27]
+    ["20261202-233000-e1d2-turn-0001-item-7","incomplete","seeding 0 rows)\\\\n",19]
     
   ),
 }
@@ -1124,9 +1129,9 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check --json examples/killed.jsonl | jq -r .rule 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check --json examples/killed.jsonl | jq -r .rule",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
     cut-line
     missing-result
@@ -1137,18 +1142,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check examples 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples",
-  "stderr": "wuu-check: checked 7 files: 8 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 7 files: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:19: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:19: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
-    examples/run.jsonl:17: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:18: unknown-turn: tool_started for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:19: unknown-turn: tool_output_delta for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:20: unknown-turn: tool_completed for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:21: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:22: unknown-turn: turn_completed for turn agent-7e21-turn-0001, which never started
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -1156,12 +1155,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check examples/killed.jsonl 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples/killed.jsonl",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:19: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:19: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -1169,18 +1168,10 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check examples/run.jsonl 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples/run.jsonl",
-  "stderr": "wuu-check: checked 1 file: 6 errors, 0 warnings\\n",
-  "stdout": String(
-    examples/run.jsonl:17: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:18: unknown-turn: tool_started for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:19: unknown-turn: tool_output_delta for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:20: unknown-turn: tool_completed for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:21: unknown-turn: usage_updated for turn agent-7e21-turn-0001, which never started
-    examples/run.jsonl:22: unknown-turn: turn_completed for turn agent-7e21-turn-0001, which never started
-    
-  ),
+  "stderr": "wuu-check: checked 1 file: 0 errors, 0 warnings\\n",
+  "stdout": "",
 }
 `
 
@@ -1631,7 +1622,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/killed.jsonl; echo \\"exit $?\\"",
   "stderr": String(
-    wuu-result: examples/killed.jsonl:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    wuu-result: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
     wuu-result: examples/killed.jsonl: no result event: the producer was killed or the stream was cut
     
   ),
@@ -1720,13 +1711,14 @@ Object {
     
     Exit status (beyond 1 bad data, 2 usage):
       0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
-      7 no result event (the producer was killed or the stream was cut)
+      7 no result event (the producer was killed or the stream was cut, or the
+        input was empty)
       8 unknown or missing status   9 --structured: no structured_result
     
     Examples:
       wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
       wuu-result --structured structured.jsonl
-      wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool
+      wuu exec --json "fix the tests" | wuu-result --tee -o msg.txt | wuu-filter tool
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
@@ -1771,8 +1763,8 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-turns --only-turns e
 Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
-  "stderr": "wuu-turns: examples/killed.jsonl:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
-  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
+  "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
 }
 `
 
@@ -1782,9 +1774,9 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, message, tools: [.tool_calls[].name], usage}'",
   "stderr": "",
   "stdout": String(
-    {"turn_id":"agent-7e21-turn-0001","status":"completed","message":null,"tools":["grep"],"usage":{"input_tokens":420,"output_tokens":38,"cache_creation_tokens":1000,"cache_read_tokens":0,"completed_input_tokens":420,"completed_output_tokens":38}}
-    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","message":"I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.","tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"output_tokens":310,"cache_creation_tokens":4096,"cache_read_tokens":4096,"completed_input_tokens":3900,"completed_output_tokens":310}}
-    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","message":"The build finished. Running the tests again. All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":800,"output_tokens":60,"cache_creation_tokens":0,"cache_read_tokens":8192,"completed_input_tokens":800,"completed_output_tokens":60}}
+    {"turn_id":"agent-7e21-turn-0001","status":"completed","message":null,"tools":["grep"],"usage":{"input_tokens":420,"cache_creation_tokens":1000,"cache_read_tokens":0,"prompt_tokens":1420,"output_tokens":38,"cache_hit":0}}
+    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","message":"I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.","tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"cache_creation_tokens":4096,"cache_read_tokens":4096,"prompt_tokens":12092,"output_tokens":310,"cache_hit":0.33873635461462126}}
+    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","message":"The build finished. Running the tests again. All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":800,"cache_creation_tokens":0,"cache_read_tokens":8192,"prompt_tokens":8992,"output_tokens":60,"cache_hit":0.9110320284697508}}
     
   ),
 }
@@ -1814,7 +1806,7 @@ Object {
   "stdout": String(
     {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
     {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
-    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"output_tokens":200,"cache_creation_tokens":0,"cache_read_tokens":3000,"completed_input_tokens":null,"completed_output_tokens":null},"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
+    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
     {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
     
   ),
@@ -1910,10 +1902,10 @@ Object {
   "code": 1,
   "command": "wuu-usage examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:19: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 18: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/killed.jsonl:18: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
-    wuu-usage: examples/killed.jsonl:18: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2): input_tokens 1300 is less than cache_creation_tokens + cache_read_tokens 2048; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)
+    wuu-usage: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2): input_tokens 1300 is less than cache_creation_tokens + cache_read_tokens 2048; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)
     wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)
     
   ),

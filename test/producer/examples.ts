@@ -87,9 +87,13 @@ export function killedExample(): string {
   p.thread('thread_started', { id: '20261202-233000-e1d2', provider: 'anthropic', model: 'claude-haiku-4-5' });
   p.turnStarted();
   p.providerState(0, { provider: 'anthropic', transport: 'sse' });
+  p.todo({ todos: [{ content: 'Migrate the database', status: 'in_progress' }, { content: 'Seed test data', status: 'pending' }] });
   p.messageItem().deltas('Running the migration, ', 'then seeding.');
+  p.tool({ name: 'read_file', args: args({ path: 'db/migrations/007_carts.sql' }), output: ['{"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\n","path":"db/migrations/007_carts.sql"}'] });
   p.tool({ name: 'bash', args: args({ command: 'npm run migrate' }), output: ['migrated: users, carts, orders\nExit code 0\n'] });
   p.usage(T(1300, 2048, 0, 70));
+  p.providerState(1, { provider: 'anthropic', transport: 'sse' });
+  p.todo({ todos: [{ content: 'Migrate the database', status: 'completed' }, { content: 'Seed test data', status: 'in_progress' }] });
   const seed = { name: 'bash', args: args({ command: 'npm run seed -- --rows 100000' }) };
   const item = p.toolStarted(seed);
   p.toolOutput(seed, item, 'seeding users... done (25000 rows)\n');
