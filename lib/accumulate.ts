@@ -285,6 +285,40 @@ interface TurnState {
   items: Map<string, ItemState>;
 }
 
+/**
+ * Keys in the order they were added, oldest first, for evicting from a Map or
+ * Set that churns. (Iterating a V8 Map from its start after many deletions
+ * walks over the holes they leave: evicting that way is quadratic.) Keys
+ * already gone from the owner are skipped when they reach the front.
+ */
+export class OldestFirst {
+  private keys: string[] = [];
+  private head = 0;
+
+  push(key: string): void {
+    this.keys.push(key);
+  }
+
+  /** The oldest key for which `alive` holds, removed from the queue; undefined when none. */
+  shift(alive: (key: string) => boolean): string | undefined {
+    while (this.head < this.keys.length) {
+      const key = this.keys[this.head++]!;
+      if (this.head > 1024 && this.head * 2 > this.keys.length) {
+        this.keys = this.keys.slice(this.head);
+        this.head = 0;
+      }
+      if (alive(key)) return key;
+    }
+    return undefined;
+  }
+
+  /** Drops every key (the owner was cleared). */
+  clear(): void {
+    this.keys = [];
+    this.head = 0;
+  }
+}
+
 /** Where a difference between two texts begins, in UTF-8 bytes. */
 function firstDifference(a: string, b: string): number {
   let i = 0;
@@ -306,17 +340,24 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
   let openItems = 0;
   let overflowed = false;
 
-  /** Keeps turns + items within maxOpen: the oldest turns (Map order) go first, never `keep`. */
+  const order = new OldestFirst();
+
+  /** Keeps turns + items within maxOpen: the oldest turns go first, never `keep`. */
   const bound = (keep: TurnState, at: Origin) => {
     if (turns.size + openItems <= maxOpen) return;
     if (!overflowed) {
       overflowed = true;
       sink.overflow?.(maxOpen, at);
     }
-    for (const turn of turns.values()) {
-      if (turns.size + openItems <= maxOpen) break;
-      if (turn !== keep) flushTurn(turn, at);
+    const keepKey = turnKey(keep.threadId, keep.turnId);
+    let kept = false;
+    while (turns.size + openItems > maxOpen) {
+      const key = order.shift((k) => turns.has(k));
+      if (key === undefined) break;
+      if (key === keepKey) kept = true;
+      else flushTurn(turns.get(key)!, at);
     }
+    if (kept) order.push(keepKey);
   };
 
   const turnOf = (event: WuuEvent, create: boolean, at?: Origin): TurnState | undefined => {
@@ -327,6 +368,7 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     if (turn === undefined && create) {
       turn = { threadId, turnId, message: undefined, items: new Map() };
       turns.set(key, turn);
+      order.push(key);
       bound(turn, at);
     }
     return turn;

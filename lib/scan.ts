@@ -189,11 +189,12 @@ const CONTROL = /[\u0000-\u001f]/;
  * values, spaces, a cut line, a raw control character, a bad escape): the
  * caller then parses the line in full, which also reports a bad one. The
  * result is what JSON.parse would give (a duplicate key keeps the last
- * value), on an object without prototype so `__proto__` is an ordinary key.
+ * value); a `__proto__` key is left to JSON.parse (an ordinary object keeps
+ * V8's fast layout, a null-prototype one costs four times the memory).
  */
 export function flatStringObject(line: Buffer, start = 0, end = line.length): Record<string, string> | undefined {
   if (end - start < 2 || line[start] !== LBRACE || line[end - 1] !== RBRACE) return undefined;
-  const out = Object.create(null) as Record<string, string>;
+  const out: Record<string, string> = {};
   let at = start + 1;
   if (at === end - 1) return out;
   for (;;) {
@@ -201,7 +202,7 @@ export function flatStringObject(line: Buffer, start = 0, end = line.length): Re
     const keyClose = stringEnd(line, at, end);
     if (keyClose < 0 || line[keyClose + 1] !== COLON || line[keyClose + 2] !== QUOTE) return undefined;
     const key = flatString(line, at, keyClose);
-    if (key === undefined) return undefined;
+    if (key === undefined || key === '__proto__') return undefined;
     const valueOpen = keyClose + 2;
     const valueClose = stringEnd(line, valueOpen, end);
     if (valueClose < 0) return undefined;

@@ -17,6 +17,7 @@ import {
   createAccumulator,
   DEFAULT_MAX_OPEN,
   eventOf,
+  OldestFirst,
   idOf,
   ownField,
   PIECE_TYPES,
@@ -208,7 +209,9 @@ export function createTurns(options: TurnsOptions = {}): Core {
   const maxTurnBytes = options.maxTurnBytes ?? DEFAULT_MAX_TURN_BYTES;
   const maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN;
   const open = new Map<string, OpenTurn>();
+  const openOrder = new OldestFirst();
   const finished = new Set<string>();
+  const finishedOrder = new OldestFirst();
   const threads = new RootThreads();
   let overflowed = false;
 
@@ -274,9 +277,16 @@ export function createTurns(options: TurnsOptions = {}): Core {
   const finish = (turn: OpenTurn, end: WuuEvent | undefined, at: Origin, emit: Emit) => {
     const key = turnKey(turn.threadId, turn.turnId);
     open.delete(key);
-    finished.add(key);
-    // Remember recent ends only: the oldest keys go first (Set order).
-    if (finished.size > maxOpen) for (const old of finished) if (finished.delete(old) && finished.size <= maxOpen) break;
+    if (!finished.has(key)) {
+      finished.add(key);
+      finishedOrder.push(key);
+    }
+    // Remember recent ends only: the oldest keys go first.
+    while (finished.size > maxOpen) {
+      const old = finishedOrder.shift((k) => finished.has(k));
+      if (old === undefined) break;
+      finished.delete(old);
+    }
     if (options.events) {
       emit(splicedRecord({ ...header(turn, end), events_dropped: turn.dropped }, turn.held, at));
     } else {
@@ -298,8 +308,10 @@ export function createTurns(options: TurnsOptions = {}): Core {
         `${at ? `${escapeControls(at.file)}:${at.line}: ` : ''}more than ${maxOpen} turns open at once (--max-open): the oldest are written as incomplete`,
       );
     }
-    for (const turn of open.values()) {
-      if (open.size <= maxOpen) break;
+    while (open.size > maxOpen) {
+      const key = openOrder.shift((k) => open.has(k));
+      if (key === undefined) break;
+      const turn = open.get(key)!;
       if (!options.events) acc.flushTurn(turn.threadId, turn.turnId, at);
       finish(turn, undefined, at, emit);
     }
@@ -374,6 +386,7 @@ export function createTurns(options: TurnsOptions = {}): Core {
           dropped: 0,
         };
         open.set(key, turn);
+        openOrder.push(key);
         bound({ file: rec.file, line: rec.line }, emit);
       }
       absorb(turn, rec, event);
@@ -386,6 +399,8 @@ export function createTurns(options: TurnsOptions = {}): Core {
       flushAll(undefined, emit);
       // A new input file is a new run.
       finished.clear();
+      finishedOrder.clear();
+      openOrder.clear();
       threads.reset();
     },
   };
