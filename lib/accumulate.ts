@@ -14,7 +14,7 @@ import { coreStream, type Core, type Emit } from './core.js';
 import { escapeControls } from './text.js';
 import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
 import { LineRecord, makeRecord, type EventRecord } from './jsonl.js';
-import { flatStringObject, tailStrings } from './scan.js';
+import { flatStringObject, stringLiteral, stringLiteralBytes, stringLiteralEnd, tailStrings } from './scan.js';
 import { turnKey } from './threads.js';
 
 export { turnKey };
@@ -109,8 +109,8 @@ export interface AccumulatorOptions {
 
 /** The shared message/tool accumulator. State exists only for open messages and items. */
 export interface Accumulator {
-  /** Feeds one event of {@link PIECE_TYPES} (`event`: its content, when already read). */
-  piece(rec: EventRecord, event?: WuuEvent): void;
+  /** Feeds one event of {@link PIECE_TYPES} (`event`: its content, when already read; `delta`: a located delta line). */
+  piece(rec: EventRecord, event?: WuuEvent, delta?: DeltaLine): void;
   /** Flushes the open units of the turn `rec` ends (call before passing the turn-end event on). */
   endTurn(rec: EventRecord): void;
   /** Flushes every open unit (end of input, or `result`). */
@@ -135,6 +135,37 @@ export function idOf(event: WuuEvent, field: string): string {
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
+}
+
+/** A delta line in the producer's shape, located without decoding its text. */
+export interface DeltaLine {
+  /** The members after the delta: thread_id, turn_id, type (and item_id for tool output). */
+  ids: Record<string, string>;
+  source: Buffer;
+  /** The quotes around the delta's string literal. */
+  open: number;
+  close: number;
+}
+
+const DELTA_HEAD = Buffer.from('{"delta":"');
+
+/**
+ * An agent_message_delta or tool_output_delta line as the producer writes it
+ * (`{"delta":"…","item_id":…,"thread_id":…,"turn_id":…,"type":…}`): its ids
+ * read from the tail and the delta located, not decoded. Undefined for any
+ * other shape (the caller parses the line in full).
+ */
+export function deltaLine(rec: EventRecord): DeltaLine | undefined {
+  if (!(rec instanceof LineRecord)) return undefined;
+  const { source, start, end } = rec;
+  if (end - start < 12 || source.compare(DELTA_HEAD, 0, DELTA_HEAD.length, start, start + DELTA_HEAD.length) !== 0) return undefined;
+  const where = { before: -1 };
+  const ids = tailStrings(source, rec.type === 'tool_output_delta' ? 'item_id' : 'thread_id', start, end, where);
+  if (ids === undefined || ids.type !== rec.type) return undefined;
+  const open = start + DELTA_HEAD.length - 1;
+  const close = where.before - 1;
+  if (close <= open || stringLiteralEnd(source, open, end) !== close) return undefined;
+  return { ids, source, open, close };
 }
 
 /**
@@ -216,6 +247,12 @@ export class CappedText {
   bytes = 0;
 
   constructor(private readonly cap: number) {}
+
+  /** Counts `bytes` more without keeping any text: only for a cap of 0. */
+  count(bytes: number): void {
+    if (this.cap !== 0) throw new Error('CappedText.count needs a cap of 0');
+    this.bytes += bytes;
+  }
 
   append(text: string): void {
     this.bytes += Buffer.byteLength(text);
@@ -465,9 +502,40 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     return turn?.items.get(ids.item_id ?? '')?.sawToolDelta === true;
   };
 
-  const piece = (rec: EventRecord, read?: WuuEvent) => {
+  /** A delta line in the producer's shape, folded without a parse; false when it is not one. */
+  const fastDelta = (rec: EventRecord, located: DeltaLine | undefined): boolean => {
+    const line = located ?? deltaLine(rec);
+    if (line === undefined) return false;
+    const ids = line.ids as unknown as WuuEvent;
+    const at = { file: rec.file, line: rec.line };
+    if (rec.type === 'agent_message_delta') {
+      const text = stringLiteral(line.source, line.open, line.close);
+      if (text === undefined) return false;
+      const turn = turnOf(ids, true, at)!;
+      turn.message ??= new CappedText(maxMessage);
+      turn.message.append(text);
+      return true;
+    }
+    // Tool output: with nothing kept (wuu-turns) only its size counts, not its text.
+    let text: string | undefined;
+    let bytes: number | undefined;
+    if (maxOutput === 0) bytes = stringLiteralBytes(line.source, line.open, line.close);
+    else text = stringLiteral(line.source, line.open, line.close);
+    if (text === undefined && bytes === undefined) return false;
+    const turn = turnOf(ids, true, at)!;
+    const item = itemOf(turn, ids, true, at)!;
+    item.sawToolEvent = true;
+    item.sawToolDelta = true;
+    item.commandOutput = undefined;
+    if (text !== undefined) item.output.append(text);
+    else item.output.count(bytes!);
+    return true;
+  };
+
+  const piece = (rec: EventRecord, read?: WuuEvent, located?: DeltaLine) => {
     // bash output arrives twice; the twin's copy is skipped unread when the tool_* copy came.
     if (read === undefined && rec.type === 'command_output_delta' && takenTwin(rec)) return;
+    if (read === undefined && (rec.type === 'agent_message_delta' || rec.type === 'tool_output_delta') && fastDelta(rec, located)) return;
     const event = read ?? eventOf(rec);
     const at = { file: rec.file, line: rec.line };
     switch (rec.type) {

@@ -239,8 +239,14 @@ function flatString(buf: Buffer, open: number, close: number): string | undefine
  * the caller reads the line in full. Only for lines whose whole validity does
  * not matter to the caller (a twin it already has).
  */
-export function tailStrings(line: Buffer, stopKey: string, start = 0, end = line.length): Record<string, string> | undefined {
-  const out = Object.create(null) as Record<string, string>;
+export function tailStrings(
+  line: Buffer,
+  stopKey: string,
+  start = 0,
+  end = line.length,
+  where?: { before: number },
+): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
   let at = end - 1;
   if (line[at] !== RBRACE) return undefined;
   for (let members = 0; members < 16; members++) {
@@ -257,10 +263,51 @@ export function tailStrings(line: Buffer, stopKey: string, start = 0, end = line
     if (before !== 0x2c && before !== LBRACE) return undefined;
     if (line.indexOf(BACKSLASH, keyOpen) < valueClose && line.indexOf(BACKSLASH, keyOpen) >= 0) return undefined;
     const key = line.toString('latin1', keyOpen + 1, keyClose);
-    out[key] ??= line.toString('utf8', valueOpen + 1, valueClose);
-    if (key === stopKey) return out;
+    const value = line.toString('utf8', valueOpen + 1, valueClose);
+    if (key === '__proto__' || CONTROL.test(value)) return undefined;
+    out[key] ??= value;
+    if (key === stopKey) {
+      if (where) where.before = keyOpen - 1;
+      return out;
+    }
     if (before === LBRACE) return undefined;
     at = keyOpen - 1;
   }
   return undefined;
+}
+
+/** Index of the quote closing the string literal opened at `open` (before `end`), or -1 when cut off. */
+export function stringLiteralEnd(line: Buffer, open: number, end = line.length): number {
+  return stringEnd(line, open, end);
+}
+
+/** The text of the string literal between the quotes at `open` and `close`; undefined when it is not valid JSON text. */
+export function stringLiteral(line: Buffer, open: number, close: number): string | undefined {
+  const slash = line.indexOf(BACKSLASH, open + 1);
+  if (slash >= 0 && slash < close) {
+    try {
+      const value: unknown = JSON.parse(line.toString('utf8', open, close + 1));
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const text = line.toString('utf8', open + 1, close);
+  return CONTROL.test(text) ? undefined : text;
+}
+
+const NOT_PLAIN_ASCII = /[\u0000-\u001f\u0080-\u00ff]/;
+
+/**
+ * The UTF-8 byte length of the string literal between `open` and `close`,
+ * without building the text when it is plain ASCII with no escape (the
+ * usual tool output line); undefined when it is not valid JSON text.
+ */
+export function stringLiteralBytes(line: Buffer, open: number, close: number): number | undefined {
+  const slash = line.indexOf(BACKSLASH, open + 1);
+  if (slash < 0 || slash > close) {
+    if (!NOT_PLAIN_ASCII.test(line.toString('latin1', open + 1, close))) return close - open - 1;
+  }
+  const text = stringLiteral(line, open, close);
+  return text === undefined ? undefined : Buffer.byteLength(text);
 }

@@ -16,6 +16,7 @@ import {
   builtRecord,
   createAccumulator,
   DEFAULT_MAX_OPEN,
+  deltaLine,
   eventOf,
   OldestFirst,
   idOf,
@@ -23,6 +24,7 @@ import {
   PIECE_TYPES,
   turnKey,
   type AccumulatorOptions,
+  type DeltaLine,
   type AgentMessage,
   type Origin,
 } from './accumulate.js';
@@ -328,14 +330,15 @@ export function createTurns(options: TurnsOptions = {}): Core {
     turn.heldBytes += bytes.length;
   };
 
-  const absorb = (turn: OpenTurn, rec: EventRecord, event: WuuEvent) => {
+  const absorb = (turn: OpenTurn, rec: EventRecord, event: WuuEvent | undefined, located?: DeltaLine) => {
     const type = rec.type;
     turn.counts.set(type, (turn.counts.get(type) ?? 0) + 1);
     if (options.events) {
       hold(turn, rec, TURN_END_TYPES.has(type));
       return;
     }
-    if (PIECE_TYPES.has(type)) acc.piece(rec, event);
+    if (PIECE_TYPES.has(type)) acc.piece(rec, event, located);
+    else if (event === undefined) return;
     else if (type === 'usage_updated') turn.usage = event;
     else if (type === 'todo_updated') turn.todo = ownField(event, 'todo');
     else if (type === 'file_changed') {
@@ -361,7 +364,9 @@ export function createTurns(options: TurnsOptions = {}): Core {
         pass();
         return;
       }
-      const event = eventOf(rec);
+      // Deltas in the producer's shape: ids from the line's tail, the text left for the accumulator.
+      const located = !options.events && (type === 'agent_message_delta' || type === 'tool_output_delta') ? deltaLine(rec) : undefined;
+      const event = located ? (located.ids as unknown as WuuEvent) : eventOf(rec);
       const threadId = idOf(event, 'thread_id');
       const turnId = idOf(event, 'turn_id');
       if (type === 'turn_started') threads.observe(type, threadId);
@@ -389,7 +394,7 @@ export function createTurns(options: TurnsOptions = {}): Core {
         openOrder.push(key);
         bound({ file: rec.file, line: rec.line }, emit);
       }
-      absorb(turn, rec, event);
+      absorb(turn, rec, located ? undefined : event, located);
       if (TURN_END_TYPES.has(type)) {
         if (!options.events) acc.endTurn(rec);
         finish(turn, event, { file: rec.file, line: rec.line }, emit);

@@ -143,3 +143,27 @@ t.test('wuu-result interrupted itself: not reported as a killed producer', async
   t.equal(stderr, 'wuu-result: <stdin>: interrupted before the end of the input: no result read\n');
   child.stdin.destroy();
 });
+
+t.test('deltas read without a parse: the same text and sizes as a full parse', async (t) => {
+  const outputs = ['plain ascii\n', 'é中😀 \u0007 <&> "q" \\ \t', '', 'x'.repeat(5000)];
+  const lines = ['{"thread_id":"th","turn_id":"tu","type":"turn_started"}'];
+  outputs.forEach((text, i) => {
+    const ids = `"item_id":"it-${i}","thread_id":"th","turn_id":"tu"`;
+    lines.push(`{"arguments":"{}",${ids},"name":"read_file","type":"tool_started"}`);
+    // Go's escapes for <, >, &; a second, non-producer spelling (spaces) for one of them.
+    const delta = JSON.stringify(text).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+    lines.push(i === 3 ? `{ "delta": ${delta}, ${ids}, "type": "tool_output_delta" }` : `{"delta":${delta},${ids},"type":"tool_output_delta"}`);
+    lines.push(`{"error":"",${ids},"name":"read_file","status":"completed","type":"tool_completed"}`);
+  });
+  lines.push('{"delta":"a\\u003cb","thread_id":"th","turn_id":"tu","type":"agent_message_delta"}', '{"delta":"\\u2028é","thread_id":"th","turn_id":"tu","type":"agent_message_delta"}');
+  lines.push('{"awaiting_auto_continuation":false,"input_tokens":1,"output_tokens":1,"thread_id":"th","trace_path":"","turn_id":"tu","type":"turn_completed"}');
+  const input = `${lines.join('\n')}\n`;
+  const turns = records((await runTool(turnsSpec, ['--only-turns'], input, 5)).stdout);
+  t.same((turns[0]!.tool_calls as Array<{ output_bytes: number }>).map((c) => c.output_bytes), outputs.map((o) => Buffer.byteLength(o)), 'wuu-turns: output sizes in UTF-8 bytes');
+  t.equal(turns[0]!.message, 'a<b\u2028é');
+  const acc = records((await runTool(accumulateSpec, [], input, 5)).stdout).filter((r) => r.type === 'tool_call');
+  t.same(acc.map((c) => c.output), outputs, 'wuu-accumulate: output texts');
+  const raw = '{"delta":"a\tb","thread_id":"th","turn_id":"tu","type":"agent_message_delta"}\n';
+  const bad = await runTool(turnsSpec, ['--only-turns'], raw);
+  t.equal(bad.code, 1, 'a raw control character is still a bad line');
+});
