@@ -14,10 +14,14 @@ import { coreStream, type Core, type Emit } from './core.js';
 import { escapeControls } from './text.js';
 import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
 import { LineRecord, makeRecord, type EventRecord } from './jsonl.js';
-import { flatStringObject, stringLiteral, stringLiteralBytes, stringLiteralEnd, tailStrings } from './scan.js';
+import { stringLiteral, stringLiteralBytes, tailStrings } from './scan.js';
 import { turnKey } from './threads.js';
+import { deltaLine, eventOf, type DeltaLine } from './accumulate/read.js';
+import { CappedText, OldestFirst } from './accumulate/units.js';
 
 export { turnKey };
+export { deltaLine, eventOf, type DeltaLine } from './accumulate/read.js';
+export { CappedText, OldestFirst } from './accumulate/units.js';
 
 /** Default cap on the output kept per tool call: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -137,52 +141,6 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** A delta line in the producer's shape, located without decoding its text. */
-export interface DeltaLine {
-  /** The members after the delta: thread_id, turn_id, type (and item_id for tool output). */
-  ids: Record<string, string>;
-  source: Buffer;
-  /** The quotes around the delta's string literal. */
-  open: number;
-  close: number;
-}
-
-const DELTA_HEAD = Buffer.from('{"delta":"');
-
-/**
- * An agent_message_delta or tool_output_delta line as the producer writes it
- * (`{"delta":"…","item_id":…,"thread_id":…,"turn_id":…,"type":…}`): its ids
- * read from the tail and the delta located, not decoded. Undefined for any
- * other shape (the caller parses the line in full).
- */
-export function deltaLine(rec: EventRecord): DeltaLine | undefined {
-  if (!(rec instanceof LineRecord)) return undefined;
-  const { source, start, end } = rec;
-  if (end - start < 12 || source.compare(DELTA_HEAD, 0, DELTA_HEAD.length, start, start + DELTA_HEAD.length) !== 0) return undefined;
-  const where = { before: -1 };
-  const ids = tailStrings(source, rec.type === 'tool_output_delta' ? 'item_id' : 'thread_id', start, end, where);
-  if (ids === undefined || ids.type !== rec.type) return undefined;
-  const open = start + DELTA_HEAD.length - 1;
-  const close = where.before - 1;
-  if (close <= open || stringLiteralEnd(source, open, end) !== close) return undefined;
-  return { ids, source, open, close };
-}
-
-/**
- * The event of a record, read cheaply when the line has the producer's flat
- * shape (every value a string: deltas, tool and command events): then no
- * JSON.parse, see {@link flatStringObject}. Anything else is parsed in full
- * (and a bad line is reported as usual). Meant for records whose core said
- * `needsParse` false for their type, so nothing was parsed before.
- */
-export function eventOf(rec: EventRecord): WuuEvent {
-  if (rec instanceof LineRecord) {
-    const flat = flatStringObject(rec.source, rec.start, rec.end);
-    if (flat !== undefined && typeof flat.type === 'string') return flat as unknown as WuuEvent;
-  }
-  return rec.event;
-}
-
 /** Parses tool arguments: a JSON string becomes its value (null when not valid JSON). */
 export function parseArguments(value: unknown): { arguments: unknown; arguments_raw: string | null } {
   if (typeof value === 'string') {
@@ -216,90 +174,6 @@ export function builtRecord(event: { type: string }, deepField: string, at: Orig
   return { type: built.type, event: built as WuuEvent, raw: Buffer.from(text), file: at?.file ?? '-', line: at?.line ?? 0 };
 }
 
-/** Length of `buf` without a multi-byte UTF-8 character cut at its end. */
-function utf8HeadEnd(buf: Buffer): number {
-  let lead = buf.length - 1;
-  while (lead >= 0 && lead > buf.length - 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
-  if (lead < 0) return buf.length;
-  const byte = buf[lead]!;
-  const size = byte < 0x80 ? 1 : byte >> 5 === 0b110 ? 2 : byte >> 4 === 0b1110 ? 3 : byte >> 3 === 0b11110 ? 4 : 1;
-  return lead + size > buf.length ? lead : buf.length;
-}
-
-/** Offset of the first whole UTF-8 character in `buf` (skips continuation bytes of a cut one). */
-function utf8TailStart(buf: Buffer): number {
-  let at = 0;
-  while (at < buf.length && at < 3 && (buf[at]! & 0xc0) === 0x80) at++;
-  return at;
-}
-
-/**
- * Text accumulated up to a byte cap. While it fits it is kept whole (as the
- * exact strings appended); past the cap only the first half and the last half
- * of the cap are kept, so a runaway output costs at most about twice the cap.
- */
-export class CappedText {
-  private parts: string[] = [];
-  private head: Buffer | undefined;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
-  /** UTF-8 bytes appended in all. */
-  bytes = 0;
-
-  constructor(private readonly cap: number) {}
-
-  /** Counts `bytes` more without keeping any text: only for a cap of 0. */
-  count(bytes: number): void {
-    if (this.cap !== 0) throw new Error('CappedText.count needs a cap of 0');
-    this.bytes += bytes;
-  }
-
-  append(text: string): void {
-    this.bytes += Buffer.byteLength(text);
-    if (this.head === undefined) {
-      if (this.bytes <= this.cap) {
-        this.parts.push(text);
-        return;
-      }
-      const all = Buffer.from(this.parts.join('') + text);
-      this.parts = [];
-      // Copies, so the big joined buffer is not retained by views.
-      this.head = Buffer.from(all.subarray(0, Math.ceil(this.cap / 2)));
-      this.pushTail(Buffer.from(all.subarray(this.head.length)));
-      return;
-    }
-    this.pushTail(Buffer.from(text));
-  }
-
-  private get tailCap(): number {
-    return this.cap - Math.ceil(this.cap / 2);
-  }
-
-  private pushTail(buf: Buffer): void {
-    const cap = this.tailCap;
-    if (cap === 0 || buf.length === 0) return;
-    this.tail.push(buf);
-    this.tailBytes += buf.length;
-    // Trim only past twice the cap: amortised O(1) per byte, whatever the piece sizes.
-    if (this.tailBytes > 2 * cap) {
-      const joined = Buffer.concat(this.tail, this.tailBytes);
-      const kept = Buffer.from(joined.subarray(joined.length - cap));
-      this.tail = [kept];
-      this.tailBytes = kept.length;
-    }
-  }
-
-  /** The kept text and the number of bytes left out (cut on character boundaries). */
-  result(): { text: string; truncatedBytes: number } {
-    if (this.head === undefined) return { text: this.parts.join(''), truncatedBytes: 0 };
-    const head = this.head.subarray(0, utf8HeadEnd(this.head));
-    let tail = Buffer.concat(this.tail, this.tailBytes);
-    if (tail.length > this.tailCap) tail = tail.subarray(tail.length - this.tailCap);
-    tail = tail.subarray(utf8TailStart(tail));
-    return { text: head.toString('utf8') + tail.toString('utf8'), truncatedBytes: this.bytes - head.length - tail.length };
-  }
-}
-
 interface ItemState {
   itemId: string;
   name: string | null;
@@ -320,40 +194,6 @@ interface TurnState {
   /** The message being accumulated from deltas; undefined when none is open. */
   message: CappedText | undefined;
   items: Map<string, ItemState>;
-}
-
-/**
- * Keys in the order they were added, oldest first, for evicting from a Map or
- * Set that churns. (Iterating a V8 Map from its start after many deletions
- * walks over the holes they leave: evicting that way is quadratic.) Keys
- * already gone from the owner are skipped when they reach the front.
- */
-export class OldestFirst {
-  private keys: string[] = [];
-  private head = 0;
-
-  push(key: string): void {
-    this.keys.push(key);
-  }
-
-  /** The oldest key for which `alive` holds, removed from the queue; undefined when none. */
-  shift(alive: (key: string) => boolean): string | undefined {
-    while (this.head < this.keys.length) {
-      const key = this.keys[this.head++]!;
-      if (this.head > 1024 && this.head * 2 > this.keys.length) {
-        this.keys = this.keys.slice(this.head);
-        this.head = 0;
-      }
-      if (alive(key)) return key;
-    }
-    return undefined;
-  }
-
-  /** Drops every key (the owner was cleared). */
-  clear(): void {
-    this.keys = [];
-    this.head = 0;
-  }
 }
 
 /** Where a difference between two texts begins, in UTF-8 bytes. */
