@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createAccumulate, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_OUTPUT_BYTES } from '../lib/accumulate.js';
+import { createAccumulate, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_OPEN, DEFAULT_MAX_OUTPUT_BYTES } from '../lib/accumulate.js';
 import { runIfMain, type ToolSpec } from '../lib/runner.js';
 
 export const spec: ToolSpec = {
@@ -15,14 +15,17 @@ event passes through unchanged (byte for byte), in order.
       before the turn ends when no final came
   tool_started + tool_output_delta* + tool_completed (+ command_* twins)
                                                ->  tool_call
-      {type, thread_id, turn_id, item_id, name, arguments (parsed), arguments_raw,
-       command, process_id (bash), status, error, output, output_bytes,
-       output_truncated_bytes}
+      {type, thread_id, turn_id, item_id, name, arguments (parsed),
+       arguments_raw, command, process_id (bash), status, error, output,
+       output_bytes, output_truncated_bytes}
       emitted at tool_completed; bash output is taken once, never twice
 
 Items and messages still open when their turn ends, at result, or at the end
 of an input file are emitted then (tool_call status "incomplete").
 A withdrawn item (tool_removed) produces nothing.
+
+Units are keyed by thread_id + turn_id (+ item_id): sub-agent threads write
+their own tool events and turn ends, which end only that thread's units.
 
 Options:
       --check                report turns whose deltas disagree with their
@@ -33,12 +36,15 @@ Options:
                              (default 4M)
       --keep-deltas          also pass the original pieces and command twins
       --keep-removed         pass tool_removed on for withdrawn items
+      --max-open N           units (turns + tool items) held open at once; past
+                             it a warning, and the oldest turns are written as
+                             incomplete (default 10000)
 
 Examples:
   wuu exec --json "fix the tests" | wuu-accumulate | wuu-filter tool_call
   wuu-accumulate --check examples/run.jsonl > /dev/null`,
   flags: {
-    string: ['max-output-bytes', 'max-message-bytes'],
+    string: ['max-output-bytes', 'max-message-bytes', 'max-open'],
     boolean: ['check', 'keep-deltas', 'keep-removed'],
   },
   create({ flags, warn }) {
@@ -48,6 +54,7 @@ Examples:
       maxMessageBytes: flags.int('max-message-bytes', { min: 0, size: true }) ?? DEFAULT_MAX_MESSAGE_BYTES,
       keepDeltas: flags.bool('keep-deltas'),
       keepRemoved: flags.bool('keep-removed'),
+      maxOpen: flags.int('max-open', { min: 1 }) ?? DEFAULT_MAX_OPEN,
       warn,
     });
     return { core };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { createResult, type ResultMode } from '../lib/result.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { isMain, runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-result',
@@ -28,13 +28,14 @@ Options:
 
 Exit status (beyond 1 bad data, 2 usage):
   0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
-  7 no result event (the producer was killed or the stream was cut)
+  7 no result event (the producer was killed or the stream was cut, or the
+    input was empty)
   8 unknown or missing status   9 --structured: no structured_result
 
 Examples:
   wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
   wuu-result --structured structured.jsonl
-  wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool`,
+  wuu exec --json "fix the tests" | wuu-result --tee -o msg.txt | wuu-filter tool`,
   flags: {
     string: ['output'],
     boolean: ['structured', 'json', 'tee'],
@@ -60,7 +61,16 @@ Examples:
       };
     }
     const mode: ResultMode = flags.bool('structured') ? 'structured' : flags.bool('json') ? 'json' : 'message';
-    return { core: createResult({ mode, tee, write, warn }), inputs: positionals };
+    // Our own SIGINT/SIGTERM (the runner exits 130/143) must not read as a killed producer.
+    let interrupted = false;
+    if (isMain(import.meta.url)) {
+      const onSignal = () => {
+        interrupted = true;
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    }
+    return { core: createResult({ mode, tee, write, warn, interrupted: () => interrupted }), inputs: positionals };
   },
 };
 

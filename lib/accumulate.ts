@@ -11,13 +11,24 @@
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from './core.js';
+import { escapeControls } from './text.js';
 import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
-import { makeRecord, type EventRecord } from './jsonl.js';
+import { LineRecord, makeRecord, type EventRecord } from './jsonl.js';
+import { stringLiteral, stringLiteralBytes, tailStrings } from './scan.js';
+import { turnKey } from './threads.js';
+import { deltaLine, eventOf, type DeltaLine } from './accumulate/read.js';
+import { CappedText, OldestFirst } from './accumulate/units.js';
+
+export { turnKey };
+export { deltaLine, eventOf, type DeltaLine } from './accumulate/read.js';
+export { CappedText, OldestFirst } from './accumulate/units.js';
 
 /** Default cap on the output kept per tool call: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Default cap on the text kept per agent message: 4 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Default cap on units held open at once (turns plus tool items): 10,000. */
+export const DEFAULT_MAX_OPEN = 10_000;
 
 /** The event types the accumulator consumes: message pieces, tool_* and command_*. */
 export const PIECE_TYPES: ReadonlySet<string> = new Set(
@@ -80,6 +91,8 @@ export interface AccumulatorSink {
   removed(item: RemovedItem, rec: EventRecord): void;
   /** agent_message_final disagrees with the deltas before it (only with `check`). */
   mismatch?(detail: string, at: EventRecord): void;
+  /** More than `maxOpen` units were open: the oldest are being flushed (called once). */
+  overflow?(maxOpen: number, at: Origin): void;
 }
 
 /** Options of {@link createAccumulator}. */
@@ -90,16 +103,24 @@ export interface AccumulatorOptions {
   maxMessageBytes?: number;
   /** Compare each agent_message_final with its deltas and report disagreements. */
   check?: boolean;
+  /**
+   * Most units (open turns plus open tool items) held at once. Past it, the
+   * oldest turn is flushed as incomplete and `overflow` is told (once).
+   * Default {@link DEFAULT_MAX_OPEN}; Infinity for no cap.
+   */
+  maxOpen?: number;
 }
 
 /** The shared message/tool accumulator. State exists only for open messages and items. */
 export interface Accumulator {
-  /** Feeds one event of {@link PIECE_TYPES}. */
-  piece(rec: EventRecord): void;
+  /** Feeds one event of {@link PIECE_TYPES} (`event`: its content, when already read; `delta`: a located delta line). */
+  piece(rec: EventRecord, event?: WuuEvent, delta?: DeltaLine): void;
   /** Flushes the open units of the turn `rec` ends (call before passing the turn-end event on). */
   endTurn(rec: EventRecord): void;
   /** Flushes every open unit (end of input, or `result`). */
   flushAll(at?: Origin): void;
+  /** Flushes the open units of one turn, as incomplete. */
+  flushTurn(threadId: string, turnId: string, at: Origin): void;
   /** Open turns and items, for tests of bounded memory. */
   readonly openTurns: number;
   readonly openItems: number;
@@ -118,11 +139,6 @@ export function idOf(event: WuuEvent, field: string): string {
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
-}
-
-/** The Map key of a turn: unambiguous for any pair of strings (the length prefix splits them). */
-export function turnKey(threadId: string, turnId: string): string {
-  return `${threadId.length}:${threadId}${turnId}`;
 }
 
 /** Parses tool arguments: a JSON string becomes its value (null when not valid JSON). */
@@ -156,84 +172,6 @@ export function builtRecord(event: { type: string }, deepField: string, at: Orig
     text = JSON.stringify(built);
   }
   return { type: built.type, event: built as WuuEvent, raw: Buffer.from(text), file: at?.file ?? '-', line: at?.line ?? 0 };
-}
-
-/** Length of `buf` without a multi-byte UTF-8 character cut at its end. */
-function utf8HeadEnd(buf: Buffer): number {
-  let lead = buf.length - 1;
-  while (lead >= 0 && lead > buf.length - 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
-  if (lead < 0) return buf.length;
-  const byte = buf[lead]!;
-  const size = byte < 0x80 ? 1 : byte >> 5 === 0b110 ? 2 : byte >> 4 === 0b1110 ? 3 : byte >> 3 === 0b11110 ? 4 : 1;
-  return lead + size > buf.length ? lead : buf.length;
-}
-
-/** Offset of the first whole UTF-8 character in `buf` (skips continuation bytes of a cut one). */
-function utf8TailStart(buf: Buffer): number {
-  let at = 0;
-  while (at < buf.length && at < 3 && (buf[at]! & 0xc0) === 0x80) at++;
-  return at;
-}
-
-/**
- * Text accumulated up to a byte cap. While it fits it is kept whole (as the
- * exact strings appended); past the cap only the first half and the last half
- * of the cap are kept, so a runaway output costs at most about twice the cap.
- */
-export class CappedText {
-  private parts: string[] = [];
-  private head: Buffer | undefined;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
-  /** UTF-8 bytes appended in all. */
-  bytes = 0;
-
-  constructor(private readonly cap: number) {}
-
-  append(text: string): void {
-    this.bytes += Buffer.byteLength(text);
-    if (this.head === undefined) {
-      if (this.bytes <= this.cap) {
-        this.parts.push(text);
-        return;
-      }
-      const all = Buffer.from(this.parts.join('') + text);
-      this.parts = [];
-      // Copies, so the big joined buffer is not retained by views.
-      this.head = Buffer.from(all.subarray(0, Math.ceil(this.cap / 2)));
-      this.pushTail(Buffer.from(all.subarray(this.head.length)));
-      return;
-    }
-    this.pushTail(Buffer.from(text));
-  }
-
-  private get tailCap(): number {
-    return this.cap - Math.ceil(this.cap / 2);
-  }
-
-  private pushTail(buf: Buffer): void {
-    const cap = this.tailCap;
-    if (cap === 0 || buf.length === 0) return;
-    this.tail.push(buf);
-    this.tailBytes += buf.length;
-    // Trim only past twice the cap: amortised O(1) per byte, whatever the piece sizes.
-    if (this.tailBytes > 2 * cap) {
-      const joined = Buffer.concat(this.tail, this.tailBytes);
-      const kept = Buffer.from(joined.subarray(joined.length - cap));
-      this.tail = [kept];
-      this.tailBytes = kept.length;
-    }
-  }
-
-  /** The kept text and the number of bytes left out (cut on character boundaries). */
-  result(): { text: string; truncatedBytes: number } {
-    if (this.head === undefined) return { text: this.parts.join(''), truncatedBytes: 0 };
-    const head = this.head.subarray(0, utf8HeadEnd(this.head));
-    let tail = Buffer.concat(this.tail, this.tailBytes);
-    if (tail.length > this.tailCap) tail = tail.subarray(tail.length - this.tailCap);
-    tail = tail.subarray(utf8TailStart(tail));
-    return { text: head.toString('utf8') + tail.toString('utf8'), truncatedBytes: this.bytes - head.length - tail.length };
-  }
 }
 
 interface ItemState {
@@ -274,10 +212,32 @@ function firstDifference(a: string, b: string): number {
 export function createAccumulator(options: AccumulatorOptions, sink: AccumulatorSink): Accumulator {
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const maxMessage = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN;
   const turns = new Map<string, TurnState>();
   let openItems = 0;
+  let overflowed = false;
 
-  const turnOf = (event: WuuEvent, create: boolean): TurnState | undefined => {
+  const order = new OldestFirst();
+
+  /** Keeps turns + items within maxOpen: the oldest turns go first, never `keep`. */
+  const bound = (keep: TurnState, at: Origin) => {
+    if (turns.size + openItems <= maxOpen) return;
+    if (!overflowed) {
+      overflowed = true;
+      sink.overflow?.(maxOpen, at);
+    }
+    const keepKey = turnKey(keep.threadId, keep.turnId);
+    let kept = false;
+    while (turns.size + openItems > maxOpen) {
+      const key = order.shift((k) => turns.has(k));
+      if (key === undefined) break;
+      if (key === keepKey) kept = true;
+      else flushTurn(turns.get(key)!, at);
+    }
+    if (kept) order.push(keepKey);
+  };
+
+  const turnOf = (event: WuuEvent, create: boolean, at?: Origin): TurnState | undefined => {
     const threadId = idOf(event, 'thread_id');
     const turnId = idOf(event, 'turn_id');
     const key = turnKey(threadId, turnId);
@@ -285,6 +245,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     if (turn === undefined && create) {
       turn = { threadId, turnId, message: undefined, items: new Map() };
       turns.set(key, turn);
+      order.push(key);
+      bound(turn, at);
     }
     return turn;
   };
@@ -293,7 +255,7 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     if (turn.message === undefined && turn.items.size === 0) turns.delete(turnKey(turn.threadId, turn.turnId));
   };
 
-  const itemOf = (turn: TurnState, event: WuuEvent, create: boolean): ItemState | undefined => {
+  const itemOf = (turn: TurnState, event: WuuEvent, create: boolean, at?: Origin): ItemState | undefined => {
     const itemId = idOf(event, 'item_id');
     let item = turn.items.get(itemId);
     if (item === undefined && create) {
@@ -310,6 +272,7 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
       };
       turn.items.set(itemId, item);
       openItems++;
+      bound(turn, at);
     }
     return item;
   };
@@ -370,19 +333,61 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     }
   };
 
-  const piece = (rec: EventRecord) => {
-    const event = rec.event;
+  /** A command_output_delta twin of an item whose tool_* output is already taken: nothing to read. */
+  const takenTwin = (rec: EventRecord): boolean => {
+    if (!(rec instanceof LineRecord)) return false;
+    const ids = tailStrings(rec.source, 'item_id', rec.start, rec.end);
+    if (ids === undefined || ids.type !== 'command_output_delta') return false;
+    const turn = turns.get(turnKey(ids.thread_id ?? '', ids.turn_id ?? ''));
+    return turn?.items.get(ids.item_id ?? '')?.sawToolDelta === true;
+  };
+
+  /** A delta line in the producer's shape, folded without a parse; false when it is not one. */
+  const fastDelta = (rec: EventRecord, located: DeltaLine | undefined): boolean => {
+    const line = located ?? deltaLine(rec);
+    if (line === undefined) return false;
+    const ids = line.ids as unknown as WuuEvent;
+    const at = { file: rec.file, line: rec.line };
+    if (rec.type === 'agent_message_delta') {
+      const text = stringLiteral(line.source, line.open, line.close);
+      if (text === undefined) return false;
+      const turn = turnOf(ids, true, at)!;
+      turn.message ??= new CappedText(maxMessage);
+      turn.message.append(text);
+      return true;
+    }
+    // Tool output: with nothing kept (wuu-turns) only its size counts, not its text.
+    let text: string | undefined;
+    let bytes: number | undefined;
+    if (maxOutput === 0) bytes = stringLiteralBytes(line.source, line.open, line.close);
+    else text = stringLiteral(line.source, line.open, line.close);
+    if (text === undefined && bytes === undefined) return false;
+    const turn = turnOf(ids, true, at)!;
+    const item = itemOf(turn, ids, true, at)!;
+    item.sawToolEvent = true;
+    item.sawToolDelta = true;
+    item.commandOutput = undefined;
+    if (text !== undefined) item.output.append(text);
+    else item.output.count(bytes!);
+    return true;
+  };
+
+  const piece = (rec: EventRecord, read?: WuuEvent, located?: DeltaLine) => {
+    // bash output arrives twice; the twin's copy is skipped unread when the tool_* copy came.
+    if (read === undefined && rec.type === 'command_output_delta' && takenTwin(rec)) return;
+    if (read === undefined && (rec.type === 'agent_message_delta' || rec.type === 'tool_output_delta') && fastDelta(rec, located)) return;
+    const event = read ?? eventOf(rec);
     const at = { file: rec.file, line: rec.line };
     switch (rec.type) {
       case 'agent_message_delta': {
-        const turn = turnOf(event, true)!;
+        const turn = turnOf(event, true, at)!;
         turn.message ??= new CappedText(maxMessage);
         const delta = ownField(event, 'delta');
         if (typeof delta === 'string') turn.message.append(delta);
         return;
       }
       case 'agent_message_final': {
-        const turn = turnOf(event, true)!;
+        const turn = turnOf(event, true, at)!;
         const message = ownField(event, 'message');
         const final = new CappedText(maxMessage);
         if (typeof message === 'string') final.append(message);
@@ -406,8 +411,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         return;
       }
       case 'tool_started': {
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         item.sawToolEvent = true;
         const name = ownField(event, 'name');
         if (typeof name === 'string') item.name = name;
@@ -415,8 +420,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         return;
       }
       case 'tool_output_delta': {
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         item.sawToolEvent = true;
         item.sawToolDelta = true;
         item.commandOutput = undefined; // the twin copy is not needed any more
@@ -425,8 +430,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         return;
       }
       case 'tool_completed': {
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         const name = ownField(event, 'name');
         if (typeof name === 'string') item.name = name;
         const status = ownField(event, 'status');
@@ -451,8 +456,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
       case 'command_started':
       case 'command_output_delta': {
         // A twin normally follows its tool_* event; alone it describes a command-only item.
-        const turn = turnOf(event, true)!;
-        const item = itemOf(turn, event, true)!;
+        const turn = turnOf(event, true, at)!;
+        const item = itemOf(turn, event, true, at)!;
         foldCommand(item, event);
         if (rec.type === 'command_output_delta' && !item.sawToolDelta) {
           const delta = ownField(event, 'delta');
@@ -487,11 +492,15 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
   return {
     piece,
     endTurn(rec) {
-      const turn = turnOf(rec.event, false);
+      const turn = turnOf(eventOf(rec), false);
       if (turn) flushTurn(turn, { file: rec.file, line: rec.line });
     },
     flushAll(at) {
       for (const turn of [...turns.values()]) flushTurn(turn, at);
+    },
+    flushTurn(threadId, turnId, at) {
+      const turn = turns.get(turnKey(threadId, turnId));
+      if (turn) flushTurn(turn, at);
     },
     get openTurns() {
       return turns.size;
@@ -532,12 +541,16 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
     },
     mismatch(detail, rec) {
       mismatches++;
-      options.warn?.(`${rec.file}:${rec.line}: ${detail}`);
+      options.warn?.(`${escapeControls(rec.file)}:${rec.line}: ${escapeControls(detail)}`);
+    },
+    overflow(max, at) {
+      options.warn?.(`${at ? `${escapeControls(at.file)}:${at.line}: ` : ''}more than ${max} units open at once (--max-open): the oldest turns are written as incomplete`);
     },
   });
 
   return {
-    needsParse: (type) => PIECE_TYPES.has(type) || TURN_END_TYPES.has(type),
+    // Pieces are read by eventOf (no parse for the producer's flat lines); turn ends need a parse.
+    needsParse: (type) => TURN_END_TYPES.has(type),
     push(rec, emit) {
       out = emit;
       const type = rec.type;

@@ -10,6 +10,7 @@
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from './core.js';
 import type { ResultEvent } from './events.js';
+import { escapeControls } from './text.js';
 
 /**
  * Exit statuses of wuu-result, beyond the shared ones (0 ok, 1 bad data,
@@ -53,8 +54,14 @@ export interface ResultOptions {
   tee?: boolean;
   /** Where the output goes instead of the stream (wuu-result --output FILE). */
   write?: (data: string | Buffer) => void;
-  /** Diagnostics (status, errors, no result); the binary sends them to stderr. Default: dropped. */
+  /** Diagnostics (status, errors, no result); the binary sends them to stderr, escaped. Default: dropped. */
   warn?: (message: string) => void;
+  /**
+   * Whether this tool itself was interrupted (SIGINT/SIGTERM): a run whose
+   * input stopped early is then reported as not read to its end, never as
+   * a killed producer.
+   */
+  interrupted?: () => boolean;
 }
 
 /** One input file's state: the last result and where the stream is. */
@@ -70,7 +77,9 @@ interface RunState {
  */
 export function createResult(options: ResultOptions = {}): Core {
   const mode = options.mode ?? 'message';
-  const warn = options.warn ?? (() => {});
+  const sink = options.warn ?? (() => {});
+  // File names, statuses and errors come from the data: safe for a terminal here, once.
+  const warn = (message: string) => sink(escapeControls(message));
   let run: RunState = { file: undefined, result: undefined, seen: false };
   let status = 0;
 
@@ -83,10 +92,13 @@ export function createResult(options: ResultOptions = {}): Core {
   const finish = (file: string, emit: Emit) => {
     const name = run.file ?? file;
     const rec = run.result;
+    const seen = run.seen;
     run = { file: undefined, result: undefined, seen: false };
     let code: number;
     if (rec === undefined) {
-      warn(`${name}: no result event: the producer was killed or the stream was cut`);
+      if (options.interrupted?.()) warn(`${name}: interrupted before the end of the input: no result read`);
+      else if (!seen) warn(`${name}: no events (empty input): no result`);
+      else warn(`${name}: no result event: the producer was killed or the stream was cut`);
       code = RESULT_EXIT.NO_RESULT;
     } else {
       const event = rec.event;

@@ -341,3 +341,137 @@ export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): bool
     }
   }
 }
+
+const CONTROL = /[\u0000-\u001f]/;
+
+/**
+ * The object in `line[start..end)` when it has the producer's flat shape:
+ * compact (`{"k":"v","k2":"v2"}`, no whitespace), every value a string. Most
+ * events of a real stream have it (deltas, tool and command events, turn
+ * starts and ends with string fields), so accumulating tools can read them
+ * without JSON.parse. Returns `undefined` for anything else (numbers, nested
+ * values, spaces, a cut line, a raw control character, a bad escape): the
+ * caller then parses the line in full, which also reports a bad one. The
+ * result is what JSON.parse would give (a duplicate key keeps the last
+ * value); a `__proto__` key is left to JSON.parse (an ordinary object keeps
+ * V8's fast layout, a null-prototype one costs four times the memory).
+ */
+export function flatStringObject(line: Buffer, start = 0, end = line.length): Record<string, string> | undefined {
+  if (end - start < 2 || line[start] !== LBRACE || line[end - 1] !== RBRACE) return undefined;
+  const out: Record<string, string> = {};
+  let at = start + 1;
+  if (at === end - 1) return out;
+  for (;;) {
+    if (line[at] !== QUOTE) return undefined;
+    const keyClose = stringEnd(line, at, end);
+    if (keyClose < 0 || line[keyClose + 1] !== COLON || line[keyClose + 2] !== QUOTE) return undefined;
+    const key = flatString(line, at, keyClose);
+    if (key === undefined || key === '__proto__') return undefined;
+    const valueOpen = keyClose + 2;
+    const valueClose = stringEnd(line, valueOpen, end);
+    if (valueClose < 0) return undefined;
+    const value = flatString(line, valueOpen, valueClose);
+    if (value === undefined) return undefined;
+    out[key] = value;
+    const next = line[valueClose + 1];
+    if (next === RBRACE) return valueClose + 2 === end ? out : undefined;
+    if (next !== 0x2c) return undefined;
+    at = valueClose + 2;
+  }
+}
+
+/** Decodes the string literal open..close, or undefined when it is not valid JSON text. */
+function flatString(buf: Buffer, open: number, close: number): string | undefined {
+  const text = buf.toString('utf8', open + 1, close);
+  if (text.includes('\\')) {
+    try {
+      const value: unknown = JSON.parse(buf.toString('utf8', open, close + 1));
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return CONTROL.test(text) ? undefined : text;
+}
+
+/**
+ * The last top-level members of a compact object whose values are plain
+ * strings, read from the line's END without touching what comes before
+ * (Go sorts keys, so a line's ids sit just before its `type`). Walks back
+ * member by member, `"key":"value"` each, until `stopKey` has been read; an
+ * escape or anything else unexpected in that stretch gives `undefined`, and
+ * the caller reads the line in full. Only for lines whose whole validity does
+ * not matter to the caller (a twin it already has).
+ */
+export function tailStrings(
+  line: Buffer,
+  stopKey: string,
+  start = 0,
+  end = line.length,
+  where?: { before: number },
+): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  let at = end - 1;
+  if (line[at] !== RBRACE) return undefined;
+  for (let members = 0; members < 16; members++) {
+    // at: the `}` or `,` after a value; the value is `"..."` just before it.
+    const valueClose = at - 1;
+    if (line[valueClose] !== QUOTE) return undefined;
+    const valueOpen = line.lastIndexOf(QUOTE, valueClose - 1);
+    if (valueOpen <= start || line[valueOpen - 1] !== COLON) return undefined;
+    const keyClose = valueOpen - 2;
+    if (line[keyClose] !== QUOTE) return undefined;
+    const keyOpen = line.lastIndexOf(QUOTE, keyClose - 1);
+    if (keyOpen <= start) return undefined;
+    const before = line[keyOpen - 1];
+    if (before !== 0x2c && before !== LBRACE) return undefined;
+    if (line.indexOf(BACKSLASH, keyOpen) < valueClose && line.indexOf(BACKSLASH, keyOpen) >= 0) return undefined;
+    const key = line.toString('latin1', keyOpen + 1, keyClose);
+    const value = line.toString('utf8', valueOpen + 1, valueClose);
+    if (key === '__proto__' || CONTROL.test(value)) return undefined;
+    out[key] ??= value;
+    if (key === stopKey) {
+      if (where) where.before = keyOpen - 1;
+      return out;
+    }
+    if (before === LBRACE) return undefined;
+    at = keyOpen - 1;
+  }
+  return undefined;
+}
+
+/** Index of the quote closing the string literal opened at `open` (before `end`), or -1 when cut off. */
+export function stringLiteralEnd(line: Buffer, open: number, end = line.length): number {
+  return stringEnd(line, open, end);
+}
+
+/** The text of the string literal between the quotes at `open` and `close`; undefined when it is not valid JSON text. */
+export function stringLiteral(line: Buffer, open: number, close: number): string | undefined {
+  const slash = line.indexOf(BACKSLASH, open + 1);
+  if (slash >= 0 && slash < close) {
+    try {
+      const value: unknown = JSON.parse(line.toString('utf8', open, close + 1));
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const text = line.toString('utf8', open + 1, close);
+  return CONTROL.test(text) ? undefined : text;
+}
+
+const NOT_PLAIN_ASCII = /[\u0000-\u001f\u0080-\u00ff]/;
+
+/**
+ * The UTF-8 byte length of the string literal between `open` and `close`,
+ * without building the text when it is plain ASCII with no escape (the
+ * usual tool output line); undefined when it is not valid JSON text.
+ */
+export function stringLiteralBytes(line: Buffer, open: number, close: number): number | undefined {
+  const slash = line.indexOf(BACKSLASH, open + 1);
+  if (slash < 0 || slash > close) {
+    if (!NOT_PLAIN_ASCII.test(line.toString('latin1', open + 1, close))) return close - open - 1;
+  }
+  const text = stringLiteral(line, open, close);
+  return text === undefined ? undefined : Buffer.byteLength(text);
+}

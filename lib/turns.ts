@@ -10,14 +10,21 @@ import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from './core.js';
 import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
 import type { EventRecord } from './jsonl.js';
+import { escapeControls } from './text.js';
+import { RootThreads, ROOT_THREAD_TYPES } from './threads.js';
 import {
   builtRecord,
   createAccumulator,
+  DEFAULT_MAX_OPEN,
+  deltaLine,
+  eventOf,
+  OldestFirst,
   idOf,
   ownField,
   PIECE_TYPES,
   turnKey,
   type AccumulatorOptions,
+  type DeltaLine,
   type AgentMessage,
   type Origin,
 } from './accumulate.js';
@@ -51,14 +58,21 @@ export interface TurnToolCall {
   output_bytes: number;
 }
 
-/** Token counts of a turn: the last usage_updated snapshot and turn_completed's own counts. */
+/**
+ * Token usage of a turn in the producer's convention: `input_tokens` EXCLUDES
+ * the cached parts, so the prompt the turn sent is
+ * `input_tokens + cache_creation_tokens + cache_read_tokens` (`prompt_tokens`),
+ * and `cache_hit` = `cache_read_tokens / prompt_tokens` (null for an empty
+ * prompt). Taken from the turn's LAST usage_updated (snapshots are cumulative
+ * per thread and turn; never summed).
+ */
 export interface TurnUsage {
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cache_creation_tokens: number | null;
-  cache_read_tokens: number | null;
-  completed_input_tokens: number | null;
-  completed_output_tokens: number | null;
+  input_tokens: number;
+  cache_creation_tokens: number;
+  cache_read_tokens: number;
+  prompt_tokens: number;
+  output_tokens: number;
+  cache_hit: number | null;
 }
 
 /** The fields every turn record has. */
@@ -74,6 +88,12 @@ export interface TurnHeader {
   /** From turn_completed; null otherwise. */
   awaiting_auto_continuation: boolean | null;
   trace_path: string | null;
+  /**
+   * True for a sub-agent's turn: a thread other than the run's root thread
+   * (thread_started/_resumed/_forked or turn_started). Its usage belongs to
+   * that sub-agent, never to the main agent.
+   */
+  subagent: boolean;
 }
 
 /** A summary turn record (the default). */
@@ -84,7 +104,10 @@ export interface TurnRecord extends TurnHeader {
   tool_calls: TurnToolCall[];
   files_changed: string[];
   todo: unknown;
-  usage: TurnUsage;
+  /** The last usage_updated snapshot, or null when the turn had none. */
+  usage: TurnUsage | null;
+  /** turn_completed's own input_tokens/output_tokens, or null without one. */
+  completed_tokens: { input_tokens: number | null; output_tokens: number | null } | null;
   event_counts: Record<string, number>;
 }
 
@@ -98,6 +121,10 @@ export interface TurnsOptions extends Pick<AccumulatorOptions, 'maxMessageBytes'
   onlyTurns?: boolean;
   /** List withdrawn tool calls with status `removed`. */
   keepRemoved?: boolean;
+  /** Most turns held open at once; past it the oldest is written as incomplete. Default {@link DEFAULT_MAX_OPEN}. */
+  maxOpen?: number;
+  /** Receives the one warning when `maxOpen` is passed. */
+  warn?: (message: string) => void;
 }
 
 interface OpenTurn {
@@ -117,6 +144,28 @@ interface OpenTurn {
 
 function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' ? value : null;
+}
+
+/** A counter of a snapshot: a finite number, else 0 (the producer always writes integers). */
+function counter(event: WuuEvent, field: string): number {
+  const value = ownField(event, field);
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** A usage_updated snapshot in the producer's convention (see {@link TurnUsage}). */
+export function usageOf(event: WuuEvent): TurnUsage {
+  const input = counter(event, 'input_tokens');
+  const write = counter(event, 'cache_creation_tokens');
+  const read = counter(event, 'cache_read_tokens');
+  const prompt = input + write + read;
+  return {
+    input_tokens: input,
+    cache_creation_tokens: write,
+    cache_read_tokens: read,
+    prompt_tokens: prompt,
+    output_tokens: counter(event, 'output_tokens'),
+    cache_hit: prompt > 0 ? read / prompt : null,
+  };
 }
 
 /**
@@ -152,15 +201,26 @@ const CLOSE = Buffer.from(']}');
  * The core of wuu-turns. A turn's record is emitted at its turn_completed,
  * turn_failed or turn_interrupted; turns still open at `result` or at the end
  * of an input file are emitted with status `incomplete`. State is held only
- * for open turns.
+ * for open turns (at most `maxOpen`), plus the keys of recently finished ones,
+ * so a late end for a turn already written (exec's own turn_interrupted after
+ * a result, or after the turn completed) passes through as an event instead
+ * of making a second record. Events with an empty turn_id (exec-side ends
+ * before any turn, setup failures) belong to no turn.
  */
 export function createTurns(options: TurnsOptions = {}): Core {
   const maxTurnBytes = options.maxTurnBytes ?? DEFAULT_MAX_TURN_BYTES;
+  const maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN;
   const open = new Map<string, OpenTurn>();
+  const openOrder = new OldestFirst();
+  const finished = new Set<string>();
+  const finishedOrder = new OldestFirst();
+  const threads = new RootThreads();
+  let overflowed = false;
 
   // Summaries need only byte counts of tool output, never the output itself.
+  // The accumulator holds only units of open turns, so this core's cap bounds it.
   const acc = createAccumulator(
-    { maxOutputBytes: 0, maxMessageBytes: options.maxMessageBytes },
+    { maxOutputBytes: 0, maxMessageBytes: options.maxMessageBytes, maxOpen: Infinity },
     {
       message(message) {
         const turn = open.get(turnKey(message.thread_id, message.turn_id));
@@ -192,11 +252,11 @@ export function createTurns(options: TurnsOptions = {}): Core {
       reason: typeof reason === 'string' ? reason : null,
       awaiting_auto_continuation: typeof awaiting === 'boolean' ? awaiting : null,
       trace_path: typeof trace === 'string' ? trace : null,
+      subagent: !threads.isRoot(turn.threadId),
     };
   };
 
   const summary = (turn: OpenTurn, end: WuuEvent | undefined): TurnRecord => {
-    const usage = turn.usage;
     const completed = end?.type === 'turn_completed' ? end : undefined;
     const record: TurnRecord = {
       ...header(turn, end),
@@ -205,14 +265,10 @@ export function createTurns(options: TurnsOptions = {}): Core {
       tool_calls: turn.toolCalls,
       files_changed: [...turn.files],
       todo: turn.todo ?? null,
-      usage: {
-        input_tokens: usage ? numberOrNull(ownField(usage, 'input_tokens')) : null,
-        output_tokens: usage ? numberOrNull(ownField(usage, 'output_tokens')) : null,
-        cache_creation_tokens: usage ? numberOrNull(ownField(usage, 'cache_creation_tokens')) : null,
-        cache_read_tokens: usage ? numberOrNull(ownField(usage, 'cache_read_tokens')) : null,
-        completed_input_tokens: completed ? numberOrNull(ownField(completed, 'input_tokens')) : null,
-        completed_output_tokens: completed ? numberOrNull(ownField(completed, 'output_tokens')) : null,
-      },
+      usage: turn.usage ? usageOf(turn.usage) : null,
+      completed_tokens: completed
+        ? { input_tokens: numberOrNull(ownField(completed, 'input_tokens')), output_tokens: numberOrNull(ownField(completed, 'output_tokens')) }
+        : null,
       // fromEntries defines own properties, so a type named __proto__ is just a key.
       event_counts: Object.fromEntries(turn.counts),
     };
@@ -221,7 +277,18 @@ export function createTurns(options: TurnsOptions = {}): Core {
   };
 
   const finish = (turn: OpenTurn, end: WuuEvent | undefined, at: Origin, emit: Emit) => {
-    open.delete(turnKey(turn.threadId, turn.turnId));
+    const key = turnKey(turn.threadId, turn.turnId);
+    open.delete(key);
+    if (!finished.has(key)) {
+      finished.add(key);
+      finishedOrder.push(key);
+    }
+    // Remember recent ends only: the oldest keys go first.
+    while (finished.size > maxOpen) {
+      const old = finishedOrder.shift((k) => finished.has(k));
+      if (old === undefined) break;
+      finished.delete(old);
+    }
     if (options.events) {
       emit(splicedRecord({ ...header(turn, end), events_dropped: turn.dropped }, turn.held, at));
     } else {
@@ -232,6 +299,24 @@ export function createTurns(options: TurnsOptions = {}): Core {
   const flushAll = (at: Origin, emit: Emit) => {
     if (!options.events) acc.flushAll(at);
     for (const turn of [...open.values()]) finish(turn, undefined, at, emit);
+  };
+
+  /** Keeps at most maxOpen turns: the oldest are written as incomplete, with one warning. */
+  const bound = (at: Origin, emit: Emit) => {
+    if (open.size <= maxOpen) return;
+    if (!overflowed) {
+      overflowed = true;
+      options.warn?.(
+        `${at ? `${escapeControls(at.file)}:${at.line}: ` : ''}more than ${maxOpen} turns open at once (--max-open): the oldest are written as incomplete`,
+      );
+    }
+    while (open.size > maxOpen) {
+      const key = openOrder.shift((k) => open.has(k));
+      if (key === undefined) break;
+      const turn = open.get(key)!;
+      if (!options.events) acc.flushTurn(turn.threadId, turn.turnId, at);
+      finish(turn, undefined, at, emit);
+    }
   };
 
   const hold = (turn: OpenTurn, rec: EventRecord, always: boolean) => {
@@ -245,15 +330,15 @@ export function createTurns(options: TurnsOptions = {}): Core {
     turn.heldBytes += bytes.length;
   };
 
-  const absorb = (turn: OpenTurn, rec: EventRecord) => {
+  const absorb = (turn: OpenTurn, rec: EventRecord, event: WuuEvent | undefined, located?: DeltaLine) => {
     const type = rec.type;
     turn.counts.set(type, (turn.counts.get(type) ?? 0) + 1);
     if (options.events) {
       hold(turn, rec, TURN_END_TYPES.has(type));
       return;
     }
-    const event = rec.event;
-    if (PIECE_TYPES.has(type)) acc.piece(rec);
+    if (PIECE_TYPES.has(type)) acc.piece(rec, event, located);
+    else if (event === undefined) return;
     else if (type === 'usage_updated') turn.usage = event;
     else if (type === 'todo_updated') turn.todo = ownField(event, 'todo');
     else if (type === 'file_changed') {
@@ -265,25 +350,32 @@ export function createTurns(options: TurnsOptions = {}): Core {
   };
 
   return {
-    needsParse: (type) => !OUTSIDE_TURN_TYPES.has(type),
+    // Turn events are read by eventOf: the producer's flat lines without a parse, others in full.
+    needsParse: (type) => OUTSIDE_TURN_TYPES.has(type) && (ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_')),
     push(rec, emit) {
       const type = rec.type;
+      const pass = () => {
+        if (!options.onlyTurns) emit(rec);
+      };
       if (OUTSIDE_TURN_TYPES.has(type)) {
+        if (ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_')) threads.observe(type, ownField(rec.event, 'thread_id'), ownField(rec.event, 'agent_id'));
         // Turns still open when the run ends are over: their records go before `result`.
         if (type === 'result') flushAll({ file: rec.file, line: rec.line }, emit);
-        if (!options.onlyTurns) emit(rec);
+        pass();
         return;
       }
-      const event = rec.event;
+      // Deltas in the producer's shape: ids from the line's tail, the text left for the accumulator.
+      const located = !options.events && (type === 'agent_message_delta' || type === 'tool_output_delta') ? deltaLine(rec) : undefined;
+      const event = located ? (located.ids as unknown as WuuEvent) : eventOf(rec);
       const threadId = idOf(event, 'thread_id');
       const turnId = idOf(event, 'turn_id');
+      if (type === 'turn_started') threads.observe(type, threadId);
       const key = turnKey(threadId, turnId);
       let turn = open.get(key);
       // An unknown type belongs to a turn only when it names one (turn_id) that is open.
-      if (!isWireType(type) && (turn === undefined || typeof ownField(event, 'turn_id') !== 'string')) {
-        if (!options.onlyTurns) emit(rec);
-        return;
-      }
+      if (!isWireType(type) && (turn === undefined || typeof ownField(event, 'turn_id') !== 'string')) return pass();
+      // No turn id (exec-side ends before any turn), or a turn already written: not a turn's event.
+      if (turn === undefined && (turnId === '' || finished.has(key))) return pass();
       if (turn === undefined) {
         turn = {
           threadId,
@@ -299,8 +391,10 @@ export function createTurns(options: TurnsOptions = {}): Core {
           dropped: 0,
         };
         open.set(key, turn);
+        openOrder.push(key);
+        bound({ file: rec.file, line: rec.line }, emit);
       }
-      absorb(turn, rec);
+      absorb(turn, rec, located ? undefined : event, located);
       if (TURN_END_TYPES.has(type)) {
         if (!options.events) acc.endTurn(rec);
         finish(turn, event, { file: rec.file, line: rec.line }, emit);
@@ -308,6 +402,11 @@ export function createTurns(options: TurnsOptions = {}): Core {
     },
     endFile(_file, emit) {
       flushAll(undefined, emit);
+      // A new input file is a new run.
+      finished.clear();
+      finishedOrder.clear();
+      openOrder.clear();
+      threads.reset();
     },
   };
 }

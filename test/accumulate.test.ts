@@ -8,9 +8,15 @@ import {
 } from '../lib/accumulate.js';
 import { parse, stringify, type Core } from '../lib/core.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';
-import { chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
+import { chunked, liveProcess, pipeThrough, runBin, runShell, jsonl } from './helpers.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './helpers.js';
 
-const RUN = readExample('run.jsonl');
+/** The 0.1.0 examples these tables were written against (examples/ now holds producer-faithful runs, tested in test/producer/). */
+const legacy = (name: string) => path.join(ROOT, 'test', 'fixtures', 'v0.1', name);
+
+const RUN = fs.readFileSync(legacy('run.jsonl'), 'utf8');
 const RUN_LINES = RUN.split('\n').filter(Boolean);
 /** Line N of run.jsonl (1-based, as jq's input_line_number). */
 const L = (n: number) => RUN_LINES[n - 1]!;
@@ -97,7 +103,7 @@ t.test('parseArguments', async (t) => {
   t.same(parseArguments('[1,2]'), { arguments: [1, 2], arguments_raw: '[1,2]' });
 });
 
-t.test('core over examples/run.jsonl: whole events in place, the rest byte for byte', async (t) => {
+t.test('core over test/fixtures/v0.1/run.jsonl: whole events in place, the rest byte for byte', async (t) => {
   t.same(runCore(createAccumulate(), RUN_LINES), RUN_EXPECTED);
 });
 
@@ -129,7 +135,7 @@ t.test('--check reports finals that disagree with their deltas', async (t) => {
     warnings: ['run.jsonl:37: turn "tu_01" of thread "th_7f3a": the deltas (25 bytes) are only a prefix of agent_message_final (73 bytes)'],
     status: 1,
   });
-  t.same(check(readExample('structured.jsonl').split('\n').filter(Boolean), 's.jsonl'), { warnings: [], status: 0 });
+  t.same(check(fs.readFileSync(legacy('structured.jsonl'), 'utf8').split('\n').filter(Boolean), 's.jsonl'), { warnings: [], status: 0 });
   const d = (delta: string) => ev({ delta, thread_id: 'th', turn_id: 'tu', type: 'agent_message_delta' });
   const f = (message: string) => ev({ message, thread_id: 'th', turn_id: 'tu', type: 'agent_message_final' });
   t.same(check([d('é1'), f('é2')], 'x'), {
@@ -323,29 +329,29 @@ t.test('hostile ids and keys pollute nothing', async (t) => {
 });
 
 t.test('binary: exact output, exit status', async (t) => {
-  const r = await runBin('wuu-accumulate', [example('run.jsonl')]);
+  const r = await runBin('wuu-accumulate', [legacy('run.jsonl')]);
   t.same(r, { stdout: RUN_EXPECTED.join('\n') + '\n', stderr: '', code: 0, signal: null });
 
   const stdin = await runBin('wuu-accumulate', [], { input: RUN });
   t.equal(stdin.stdout, RUN_EXPECTED.join('\n') + '\n');
 
-  const check = await runBin('wuu-accumulate', ['--check', 'examples/run.jsonl']);
+  const check = await runBin('wuu-accumulate', ['--check', 'test/fixtures/v0.1/run.jsonl']);
   t.same([check.stdout, check.stderr, check.code], [
     RUN_EXPECTED.join('\n') + '\n',
-    'wuu-accumulate: examples/run.jsonl:37: turn "tu_01" of thread "th_7f3a": the deltas (25 bytes) are only a prefix of agent_message_final (73 bytes)\n',
+    'wuu-accumulate: test/fixtures/v0.1/run.jsonl:37: turn "tu_01" of thread "th_7f3a": the deltas (25 bytes) are only a prefix of agent_message_final (73 bytes)\n',
     1,
   ]);
-  const ok = await runBin('wuu-accumulate', ['--check', 'examples/structured.jsonl']);
+  const ok = await runBin('wuu-accumulate', ['--check', 'test/fixtures/v0.1/structured.jsonl']);
   t.same([ok.stderr, ok.code], ['', 0]);
 });
 
 t.test('binary: killed producer flushes open units as incomplete', async (t) => {
-  const killed = readExample('killed.jsonl').split('\n');
-  const r = await runBin('wuu-accumulate', ['examples/killed.jsonl']);
+  const killed = fs.readFileSync(legacy('killed.jsonl'), 'utf8').split('\n');
+  const r = await runBin('wuu-accumulate', ['test/fixtures/v0.1/killed.jsonl']);
   t.equal(r.code, 1);
   t.equal(
     r.stderr,
-    'wuu-accumulate: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\n',
+    'wuu-accumulate: test/fixtures/v0.1/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\n',
   );
   const it02 = ev({
     type: 'tool_call', thread_id: 'th_7f3a', turn_id: 'tu_01', item_id: 'it_02', name: 'read_file',
@@ -357,7 +363,7 @@ t.test('binary: killed producer flushes open units as incomplete', async (t) => 
 });
 
 t.test('binary: files are runs; open units do not leak into the next file', async (t) => {
-  const r = await runBin('wuu-accumulate', ['examples/killed.jsonl', 'examples/timeout.jsonl']);
+  const r = await runBin('wuu-accumulate', ['test/fixtures/v0.1/killed.jsonl', 'test/fixtures/v0.1/timeout.jsonl']);
   const types = jsonl(r.stdout).map((o) => o.type);
   t.same(types.slice(-10), [
     'subagent_started',
@@ -387,15 +393,15 @@ t.test('binary: options and usage errors', async (t) => {
   const help = await runBin('wuu-accumulate', ['--help']);
   t.match(help.stdout, /^Usage: wuu-accumulate/);
   t.match(help.stdout, /--max-output-bytes N/);
-  const small = await runBin('wuu-accumulate', ['--max-output-bytes', '8', 'examples/run.jsonl']);
+  const small = await runBin('wuu-accumulate', ['--max-output-bytes', '8', 'test/fixtures/v0.1/run.jsonl']);
   const first = jsonl(small.stdout).find((o) => o.type === 'tool_call')!;
   t.same([first.output, first.output_bytes, first.output_truncated_bytes], ['> shone\n', 106, 98]);
 });
 
 t.test('binary: pipelines with wuu-filter', async (t) => {
-  const r = await runShell("wuu-filter -v diag examples/run.jsonl | wuu-accumulate | grep -c '^{\"type\":\"tool_call\"'");
+  const r = await runShell("wuu-filter -v diag test/fixtures/v0.1/run.jsonl | wuu-accumulate | grep -c '^{\"type\":\"tool_call\"'");
   t.same([r.stdout, r.stderr, r.code], ['4\n', '', 0]);
-  const back = await runShell('wuu-accumulate --keep-deltas examples/run.jsonl | wuu-filter -v tool_call agent_message 2>/dev/null');
+  const back = await runShell('wuu-accumulate --keep-deltas test/fixtures/v0.1/run.jsonl | wuu-filter -v tool_call agent_message 2>/dev/null');
   t.same([back.stdout, back.code], [RUN, 0], '--keep-deltas, then dropping the new events, is the identity');
 });
 

@@ -23,9 +23,11 @@ const EXPECTED: Record<string, Array<[number, string, string]>> = {
   'examples/structured.jsonl': [],
   'examples/timeout.jsonl': [],
   'examples/killed.jsonl': [
-    [22, 'cut-line', `${CUT}: not valid JSON (Unterminated string in JSON at position 57)`],
-    [22, 'missing-result', NO_RESULT],
+    [25, 'cut-line', `${CUT}: not valid JSON (Unterminated string in JSON at position 120)`],
+    [25, 'missing-result', NO_RESULT],
   ],
+  'examples/setup-failed.jsonl': [],
+  'examples/busy.jsonl': [],
   clean: [],
   'ok-setup-failed': [],
   'bad-line': [[4, 'bad-line', 'not valid JSON (Unexpected token \'o\', "not json" is not valid JSON)']],
@@ -39,13 +41,13 @@ const EXPECTED: Record<string, Array<[number, string, string]>> = {
     [14, 'wrong-type', 'usage_updated: "thread_id" is null, expected a string'],
     [14, 'wrong-type', 'usage_updated: "input_tokens" is a string, expected a number'],
   ],
-  'bad-arguments': [[11, 'bad-arguments', 'tool_started: "arguments" does not hold valid JSON (Unexpected end of JSON input)']],
+  'no-events': [[0, 'no-events', 'the input is empty: nothing to check']],
   'unknown-status': [[18, 'unknown-status', 'result status "cancelled" is not one the wire format names']],
   'missing-result': [[17, 'missing-result', NO_RESULT]],
   'result-not-last': [[19, 'result-not-last', 'subagent_updated after the result at line 18 (only the result ends a run)']],
-  'duplicate-result': [[19, 'duplicate-result', 'a second result event (the first is at line 18)']],
+  'duplicate-result': [[19, 'duplicate-result', "a second result event (the first is at line 18; settlement and exec's own deadline can race)"]],
   'duplicate-turn': [[4, 'duplicate-turn', 'turn tu_1 already started at line 3']],
-  'unknown-turn': [[4, 'unknown-turn', 'agent_message_delta for turn tu_9, which never started']],
+  'unknown-turn': [[4, 'unknown-turn', 'agent_message_delta for turn tu_9 of thread th_1, which never started']],
   'ended-turn': [[18, 'ended-turn', 'agent_message_final for turn tu_1, which ended at line 17 (turn_completed)']],
   'usage-decreased': [[15, 'usage-decreased', 'output_tokens went down from 40 to 30 in turn tu_1 (snapshots are cumulative)']],
   'tool-not-started': [[14, 'tool-not-started', 'tool_output_delta for tool item it_9, which never started']],
@@ -53,10 +55,10 @@ const EXPECTED: Record<string, Array<[number, string, string]>> = {
   'tool-after-end': [[14, 'tool-after-end', 'tool_output_delta for tool item it_2, which ended at line 13']],
   'tool-not-ended': [[16, 'tool-not-ended', 'tool item it_2 (started at line 11) never ended before its turn tu_1 completed']],
   'command-without-tool': [[7, 'command-without-tool', 'command_started for item it_1 does not come right after its tool_started']],
-  'id-mismatch': [[4, 'id-mismatch', 'agent_message_delta for turn tu_1 on thread th_2, but the turn is on thread th_1 (line 3)']],
+  'id-mismatch': [[4, 'id-mismatch', 'agent_message_delta on thread th_2, which is not the root thread (agent messages are written for the root thread only)']],
 };
 
-const WARNINGS = new Set(['unknown-type', 'unknown-status']);
+const WARNINGS = new Set(['unknown-type', 'unknown-status', 'cut-line', 'missing-result', 'duplicate-result']);
 const pathOf = (name: string) => (name.startsWith('examples/') ? name : rel(name));
 const textOf = (name: string) => EXPECTED[name]!.map(([line, rule, message]) => `${pathOf(name)}:${line}: ${rule}: ${message}\n`).join('');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -79,7 +81,7 @@ t.test('rules: stable kebab-case ids, unique, two warnings', async (t) => {
   const ids = RULES.map((r) => r.id);
   t.equal(new Set(ids).size, ids.length);
   for (const id of ids) t.match(id, /^[a-z]+(-[a-z]+)*$/);
-  t.same(RULES.filter((r) => r.severity === 'warning').map((r) => r.id), ['unknown-type', 'unknown-status']);
+  t.same(RULES.filter((r) => r.severity === 'warning').map((r) => r.id).sort(), [...WARNINGS].sort());
   t.equal(isRule('bad-line'), true);
   t.equal(isRule('__proto__'), false);
 });
@@ -102,12 +104,13 @@ t.test('schemaProblems: a table', async (t) => {
     [{ type: 'future', x: 1 }, []],
     [
       { type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: { command: 'ls' } },
-      [['wrong-type', 'tool_started: "arguments" is an object, expected a string holding JSON']],
+      [['wrong-type', 'tool_started: "arguments" is an object, expected a string']],
     ],
-    [
-      { type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: 'ls -la' },
-      [['bad-arguments', 'tool_started: "arguments" does not hold valid JSON (Unexpected token \'l\', "ls -la" is not valid JSON)']],
-    ],
+    // The producer may write arguments empty or cut off (argument text streamed later is not forwarded).
+    [{ type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'write_file', arguments: '{"path":"partial' }, []],
+    [{ type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'glob', arguments: '' }, []],
+    [{ type: 'command_completed', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: '', status: 'completed', error: '' }, []],
+    [{ type: 'command_removed', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash' }, []],
     [{ type: 'tool_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'x', arguments: '{}' }, []],
     [
       { type: 'command_started', thread_id: 'th', turn_id: 'tu', item_id: 'it', name: 'bash', arguments: '{}', process_id: 4242 },
@@ -172,24 +175,74 @@ const DONE = { name: 'read_file', status: 'completed', error: '' };
 
 t.test('core: cross-event rules, a table', async (t) => {
   const table: Array<[string, string[], string]> = [
-    ['empty input: only the missing result, at line 0', [], 'f.jsonl:0: missing-result: ' + NO_RESULT + '\n'],
+    ['empty input: nothing was checked, at line 0', [], 'f.jsonl:0: no-events: the input is empty: nothing to check\n'],
     [
-      'an item in two turns',
+      'items are keyed by thread and turn: the same item id in another turn is another item',
       [START1, START2, tool('tool_started', T1, 'it', STARTED), tool('tool_completed', T2, 'it', DONE), RESULT],
-      'f.jsonl:4: id-mismatch: tool_completed for item it in turn tu2, but the item started in turn tu1 (line 3)\n',
+      'f.jsonl:4: tool-not-started: tool_completed for tool item it, which never started\n',
     ],
     [
-      'a turn on a thread nobody announced',
+      'turn_started on a thread other than the root',
       [ev({ type: 'thread_started', thread_id: 'th', model: '', provider: '', cwd: '' }), ev({ type: 'turn_started', thread_id: 'other', turn_id: 'tu1' }), RESULT],
-      'f.jsonl:2: id-mismatch: turn tu1 is on thread other, which no thread_* event announced\n' +
-        'f.jsonl:3: id-mismatch: result names turn tu1 on thread th, but the turn is on thread other (line 2)\n',
+      'f.jsonl:2: id-mismatch: turn_started for turn tu1 on thread other, which is not the root thread th (turn_started is written for the root thread only)\n',
+    ],
+    [
+      "a sub-agent thread's usage, tools and turn end, never started: its own, not errors",
+      [
+        ev({ type: 'thread_started', thread_id: 'th', model: '', provider: '', cwd: '' }),
+        START1,
+        ev({ type: 'usage_updated', thread_id: 'ag', turn_id: 'ag-1', input_tokens: 1, output_tokens: 1, cache_creation_tokens: 0, cache_read_tokens: 0 }),
+        tool('tool_started', { thread_id: 'ag', turn_id: 'ag-1' }, 'it', STARTED),
+        tool('tool_completed', { thread_id: 'ag', turn_id: 'ag-1' }, 'it', DONE),
+        ev({ type: 'turn_failed', thread_id: 'ag', turn_id: 'ag-1', error: 'x' }),
+        ev({ type: 'turn_completed', ...T1, input_tokens: 1, output_tokens: 1, trace_path: '', awaiting_auto_continuation: false }),
+        RESULT,
+      ],
+      '',
+    ],
+    [
+      'but an agent message on a sub-agent thread is not the producer (deltas are root-only)',
+      [ev({ type: 'thread_started', thread_id: 'th', model: '', provider: '', cwd: '' }), START1, ev({ type: 'agent_message_delta', thread_id: 'ag', turn_id: 'ag-1', delta: 'x' }), RESULT],
+      'f.jsonl:3: id-mismatch: agent_message_delta on thread ag, which is not the root thread (agent messages are written for the root thread only)\n',
+    ],
+    [
+      "exec's own turn_interrupted: empty ids, a turn never started, a turn already completed",
+      [
+        ev({ type: 'turn_interrupted', thread_id: '', turn_id: '', reason: 'timeout' }),
+        START1,
+        ev({ type: 'turn_completed', ...T1, input_tokens: 1, output_tokens: 1, trace_path: '', awaiting_auto_continuation: true }),
+        ev({ type: 'turn_interrupted', ...T1, reason: 'timeout' }),
+        ev({ type: 'turn_interrupted', ...T2, reason: 'timeout' }),
+        RESULT,
+      ],
+      '',
+    ],
+    [
+      'the timeout race: result, turn_interrupted, result: a warning only',
+      [START1, RESULT, ev({ type: 'turn_interrupted', ...T1, reason: 'timeout' }), RESULT],
+      "f.jsonl:4: duplicate-result: a second result event (the first is at line 2; settlement and exec's own deadline can race)\n",
+    ],
+    [
+      'a turn_interrupted after the result with no second result is not the race',
+      [START1, RESULT, ev({ type: 'turn_interrupted', ...T1, reason: 'timeout' })],
+      'f.jsonl:3: result-not-last: turn_interrupted after the result at line 2 (only the result ends a run)\n',
+    ],
+    [
+      'tool_removed for an item that never started (a reconnect row)',
+      [START1, tool('tool_removed', T1, 'tu1-item-2'), RESULT],
+      '',
     ],
     [
       "error run_id unlike the result's",
       [START1, ev({ type: 'error', ...T1, run_id: 'r0', error: 'x', retrying: false }), RESULT],
       "f.jsonl:3: id-mismatch: result run_id r1 differs from the error event's run_id r0 (line 2)\n",
     ],
-    ['a result for a turn never started', [RESULT], 'f.jsonl:1: unknown-turn: result names turn tu1, which never started\n'],
+    ["a result may name the Run's final turn, never started", [RESULT], ''],
+    [
+      'an error event for a turn never started',
+      [START1, ev({ type: 'error', ...T2, run_id: 'r1', error: 'x', retrying: false }), RESULT],
+      'f.jsonl:2: unknown-turn: error names turn tu2 of thread th, which never started\n',
+    ],
     [
       'tool_removed ends an item; later output is after its end',
       [START1, tool('tool_started', T1, 'it', STARTED), tool('tool_removed', T1, 'it'), tool('tool_output_delta', T1, 'it', { delta: '' }), RESULT],
@@ -208,7 +261,7 @@ t.test('core: cross-event rules, a table', async (t) => {
     [
       'a command twin as the very first event',
       [tool('command_removed', T1, 'it', { name: 'bash', arguments: '{}' })],
-      'f.jsonl:1: unknown-turn: command_removed for turn tu1, which never started\n' +
+      'f.jsonl:1: unknown-turn: command_removed for turn tu1 of thread th, which never started\n' +
         'f.jsonl:1: command-without-tool: command_removed for item it does not come right after its tool_removed\n' +
         'f.jsonl:1: missing-result: ' + NO_RESULT + '\n',
     ],
@@ -246,7 +299,7 @@ t.test('core: cross-event rules, a table', async (t) => {
       ],
       'f.jsonl:3: usage-decreased: input_tokens went down from 10 to 9 in turn tu1 (snapshots are cumulative)\n' +
         'f.jsonl:3: usage-decreased: output_tokens went down from 5 to 4 in turn tu1 (snapshots are cumulative)\n' +
-        'f.jsonl:4: unknown-turn: usage_updated for turn tu2, which never started\n',
+        'f.jsonl:4: unknown-turn: usage_updated for turn tu2 of thread th, which never started\n',
     ],
     [
       'ids with __proto__ and constructor are plain keys',
@@ -267,10 +320,12 @@ t.test('core: status, summary, --json, --ignore', async (t) => {
   t.same([warnOnly[1], warnOnly[2]], [0, ['checked 1 file: 0 errors, 1 warning']], 'warnings do not fail');
   const killed = runCore(readExample('killed.jsonl'), { json: true }, 'k');
   t.same(killed[0].split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown), [
-    { file: 'k', line: 22, rule: 'cut-line', severity: 'error', message: `${CUT}: not valid JSON (Unterminated string in JSON at position 57)` },
-    { file: 'k', line: 22, rule: 'missing-result', severity: 'error', message: NO_RESULT },
+    { file: 'k', line: 25, rule: 'cut-line', severity: 'warning', message: `${CUT}: not valid JSON (Unterminated string in JSON at position 120)` },
+    { file: 'k', line: 25, rule: 'missing-result', severity: 'warning', message: NO_RESULT },
   ]);
-  t.equal(killed[1], 1);
+  t.equal(killed[1], 0, 'a killed producer is legitimate: warnings, exit 0');
+  const escaped = runCore(`${ev({ type: 'turn_started', thread_id: 'th', turn_id: 't\u001b]0;x\u0007' })}\n${ev({ type: 'agent_message_delta', thread_id: 'th', turn_id: 't\u009b2J', delta: '' })}\n${RESULT}\n`);
+  t.equal(escaped[0], 'f.jsonl:2: unknown-turn: agent_message_delta for turn t\\x9b2J of thread th, which never started\n', 'data in messages is escaped');
   const ignored = runCore(readExample('killed.jsonl'), { ignore: ['cut-line', 'missing-result'] });
   t.same(ignored, ['', 0, ['checked 1 file: 0 errors, 0 warnings']], 'ignored rules neither print nor count');
 });
@@ -285,7 +340,7 @@ t.test('core: each file is its own stream', async (t) => {
   core.endFile?.('a', emit);
   core.push(new LineRecord(Buffer.from(lines[lines.length - 1]!), 'b', 1), emit);
   core.endFile?.('b', emit);
-  t.same(out, [`a:6: missing-result: ${NO_RESULT}\n`, 'b:1: unknown-turn: result names turn tu_t1, which never started\n']);
+  t.same(out, [`a:9: missing-result: ${NO_RESULT}\n`]);
 });
 
 const ALL = Object.keys(EXPECTED);
@@ -306,10 +361,7 @@ t.test('stream API: checkBytes --json, and check() after parse()', async (t) => 
     { file: 'u', line: 15, rule: 'usage-decreased', severity: 'error', message: EXPECTED['usage-decreased']![0]![2] },
   ]);
   const oversize = await pipeThrough<string>([Buffer.from(`${'x'.repeat(500)}\n${RESULT}\n`)], checkBytes({ maxLineBytes: 200 }));
-  t.same(oversize, [
-    '-:1: bad-line: line of 500 bytes exceeds the maximum line size 200; dropped\n',
-    '-:2: unknown-turn: result names turn tu1, which never started\n',
-  ]);
+  t.same(oversize, ['-:1: bad-line: line of 500 bytes exceeds the maximum line size 200; dropped\n']);
   const viaParse = await pipeThrough<string>(chunked(readExample('failed.jsonl'), 7), parse({ file: 'f' }), check());
   t.same(viaParse, []);
   const missing = await pipeThrough<string>(chunked(bytesOf('missing-result'), 1), parse({ file: 'm' }), check());
@@ -329,14 +381,14 @@ t.test('binary: several files, a directory, stdin, --json, --quiet, --ignore', a
   t.same(both, {
     stdout: textOf('examples/killed.jsonl') + textOf('unknown-type'),
     stderr: summaryOf(['examples/killed.jsonl', 'unknown-type', 'examples/run.jsonl']),
-    code: 1,
+    code: 0,
     signal: null,
   });
   const dir = await runBin('wuu-check', ['examples']);
   t.same([dir.stdout, dir.stderr, dir.code], [
     textOf('examples/killed.jsonl'),
-    'wuu-check: checked 5 files: 2 errors, 0 warnings\n',
-    1,
+    'wuu-check: checked 7 files: 0 errors, 2 warnings\n',
+    0,
   ]);
   const stdin = await runBin('wuu-check', ['-q'], { input: bytesOf('tool-not-ended') });
   t.same(stdin, { stdout: textOf('tool-not-ended').replaceAll(rel('tool-not-ended'), '<stdin>'), stderr: '', code: 1, signal: null });
@@ -345,6 +397,8 @@ t.test('binary: several files, a directory, stdin, --json, --quiet, --ignore', a
     json.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown),
     EXPECTED['wrong-type']!.map(([line, rule, message]) => ({ file: rel('wrong-type'), line, rule, severity: 'error', message })),
   );
+  const empty = await runBin('wuu-check', ['-q'], { input: '' });
+  t.same([empty.stdout, empty.code], ['<stdin>:0: no-events: the input is empty: nothing to check\n', 1], 'nothing to read is an error');
   const ignore = await runBin('wuu-check', ['--ignore', 'cut-line,missing-result', 'examples/killed.jsonl']);
   t.same([ignore.stdout, ignore.stderr, ignore.code], ['', 'wuu-check: checked 1 file: 0 errors, 0 warnings\n', 0]);
   const strict = await runBin('wuu-check', ['--strict', rel('bad-line'), 'examples/killed.jsonl']);
@@ -375,7 +429,7 @@ t.test('shell: CI-style pipelines', async (t) => {
   const ok = await runShell('cat examples/run.jsonl | wuu-check -q && echo valid');
   t.same([ok.stdout, ok.stderr, ok.code], ['valid\n', '', 0]);
   const bad = await runShell('tmp=$(mktemp) && cat examples/killed.jsonl | tee "$tmp" | wuu-check -q; echo "status=$?"; cmp -s "$tmp" examples/killed.jsonl && echo same; rm -f "$tmp"');
-  t.same([bad.stdout, bad.stderr, bad.code], [textOf('examples/killed.jsonl').replaceAll('examples/killed.jsonl', '<stdin>') + 'status=1\nsame\n', '', 0]);
+  t.same([bad.stdout, bad.stderr, bad.code], [textOf('examples/killed.jsonl').replaceAll('examples/killed.jsonl', '<stdin>') + 'status=0\nsame\n', '', 0]);
   const rules = await runShell('{ wuu-check --json -q test/fixtures/check || true; } | jq -r .rule | sort -u | wc -l');
   t.same([rules.stdout.trim(), rules.code], [String(RULES.length), 0], 'the fixture directory triggers every rule');
 });

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { createResult, exitCodeForStatus, result, RESULT_EXIT, type ResultOptions } from '../lib/result.js';
 import { parse } from '../lib/core.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
-import { binPath, chunked, pipeThrough, readExample, runBin, runShell } from './helpers.js';
+import { binPath, chunked, pipeThrough, runBin, runShell } from './helpers.js';
+import { ROOT } from './helpers.js';
+
+/** The 0.1.0 examples these tables were written against (examples/ now holds producer-faithful runs, tested in test/producer/). */
+const legacy = (name: string) => path.join(ROOT, 'test', 'fixtures', 'v0.1', name);
 
 const NO_RESULT = 'no result event: the producer was killed or the stream was cut';
 
@@ -17,7 +21,7 @@ const FINAL = {
   'structured.jsonl': '{"files":3,"ok":true}',
   'timeout.jsonl': 'Refactoring the checkout',
 };
-const lastLine = (name: string) => readExample(name).trimEnd().split('\n').pop()!;
+const lastLine = (name: string) => fs.readFileSync(legacy(name), 'utf8').trimEnd().split('\n').pop()!;
 
 t.test('exit codes: a table, distinct and clear of the shared ones', async (t) => {
   const table: Array<[unknown, number]> = [
@@ -68,27 +72,27 @@ function runCore(files: Array<[string, string]>, options: ResultOptions = {}, wi
 const ev = (fields: Record<string, unknown>) => JSON.stringify(fields);
 
 t.test('core: the examples, message mode', async (t) => {
-  t.same(runCore([['r', readExample('run.jsonl')]]), { out: [`${FINAL['run.jsonl']}\n`], warnings: [], written: [], status: 0 });
-  t.same(runCore([['f', readExample('failed.jsonl')]]), {
+  t.same(runCore([['r', fs.readFileSync(legacy('run.jsonl'), 'utf8')]]), { out: [`${FINAL['run.jsonl']}\n`], warnings: [], written: [], status: 0 });
+  t.same(runCore([['f', fs.readFileSync(legacy('failed.jsonl'), 'utf8')]]), {
     out: [`${FINAL['failed.jsonl']}\n`],
     warnings: ['f: status failed: turn failed: tool failed: exit status 6'],
     written: [],
     status: 3,
   });
-  t.same(runCore([['s', readExample('structured.jsonl')]]), {
+  t.same(runCore([['s', fs.readFileSync(legacy('structured.jsonl'), 'utf8')]]), {
     out: [`${FINAL['structured.jsonl']}\n`],
     warnings: ['s:9: error event: output schema: property "ok" expected boolean'],
     written: [],
     status: 0,
   });
-  t.same(runCore([['t', readExample('timeout.jsonl')]]), {
+  t.same(runCore([['t', fs.readFileSync(legacy('timeout.jsonl'), 'utf8')]]), {
     out: [`${FINAL['timeout.jsonl']}\n`],
     warnings: ['t: status timeout: timeout after 600s'],
     written: [],
     status: 5,
   });
   // The core sees only whole events; the cut line is the runner's business.
-  const whole = readExample('killed.jsonl').split('\n').slice(0, 21).join('\n');
+  const whole = fs.readFileSync(legacy('killed.jsonl'), 'utf8').split('\n').slice(0, 21).join('\n');
   t.same(runCore([['k', whole]]), { out: [], warnings: [`k: ${NO_RESULT}`], written: [], status: 7 });
 });
 
@@ -110,22 +114,22 @@ t.test('core: statuses, a table', async (t) => {
 });
 
 t.test('core: --structured and --json', async (t) => {
-  t.same(runCore([['s', readExample('structured.jsonl')]], { mode: 'structured' }).out, ['{"files":3,"ok":true}\n']);
-  const none = runCore([['r', readExample('run.jsonl')]], { mode: 'structured' });
+  t.same(runCore([['s', fs.readFileSync(legacy('structured.jsonl'), 'utf8')]], { mode: 'structured' }).out, ['{"files":3,"ok":true}\n']);
+  const none = runCore([['r', fs.readFileSync(legacy('run.jsonl'), 'utf8')]], { mode: 'structured' });
   t.same([none.out, none.warnings, none.status], [[], ['r: the result has no structured_result (was the run started with --output-schema?)'], 9]);
-  const failed = runCore([['f', readExample('failed.jsonl')]], { mode: 'structured' });
+  const failed = runCore([['f', fs.readFileSync(legacy('failed.jsonl'), 'utf8')]], { mode: 'structured' });
   t.same([failed.out, failed.warnings, failed.status], [[], ['f: status failed: turn failed: tool failed: exit status 6'], 3], 'the run status wins');
   const nullResult = runCore([['n', ev({ type: 'result', status: 'completed', structured_result: null })]], { mode: 'structured' });
   t.same([nullResult.out, nullResult.status], [['null\n'], 0], 'a null structured_result is present');
-  const json = runCore([['t', readExample('timeout.jsonl')]], { mode: 'json' }, true);
+  const json = runCore([['t', fs.readFileSync(legacy('timeout.jsonl'), 'utf8')]], { mode: 'json' }, true);
   t.same([json.out, json.written, json.status], [[], [`${lastLine('timeout.jsonl')}\n`], 5]);
 });
 
 t.test('core: several files, first run that did not complete decides', async (t) => {
   const r = runCore([
-    ['a', readExample('run.jsonl')],
-    ['b', readExample('timeout.jsonl')],
-    ['c', readExample('failed.jsonl')],
+    ['a', fs.readFileSync(legacy('run.jsonl'), 'utf8')],
+    ['b', fs.readFileSync(legacy('timeout.jsonl'), 'utf8')],
+    ['c', fs.readFileSync(legacy('failed.jsonl'), 'utf8')],
   ]);
   t.same(r.out, [`${FINAL['run.jsonl']}\n`, `${FINAL['timeout.jsonl']}\n`, `${FINAL['failed.jsonl']}\n`]);
   t.same(r.warnings, ['b: status timeout: timeout after 600s', 'c: status failed: turn failed: tool failed: exit status 6']);
@@ -135,11 +139,11 @@ t.test('core: several files, first run that did not complete decides', async (t)
 });
 
 t.test('core: --tee passes every event, writes the message aside, parses only result and error', async (t) => {
-  const r = runCore([['r', readExample('run.jsonl')]], { tee: true }, true);
+  const r = runCore([['r', fs.readFileSync(legacy('run.jsonl'), 'utf8')]], { tee: true }, true);
   t.equal(r.out.length, 51);
-  t.same(r.out.slice(0, 2), readExample('run.jsonl').split('\n').slice(0, 2).map((l) => `RAW ${l}`));
+  t.same(r.out.slice(0, 2), fs.readFileSync(legacy('run.jsonl'), 'utf8').split('\n').slice(0, 2).map((l) => `RAW ${l}`));
   t.same(r.written, [`${FINAL['run.jsonl']}\n`]);
-  const dropped = runCore([['r', readExample('run.jsonl')]], { tee: true });
+  const dropped = runCore([['r', fs.readFileSync(legacy('run.jsonl'), 'utf8')]], { tee: true });
   t.same([dropped.out.length, dropped.written], [51, []], 'tee without write: no message anywhere');
   const core = createResult();
   t.same(['result', 'error', 'tool_started', 'agent_message_final'].map((type) => core.needsParse?.(type)), [true, true, false, false]);
@@ -156,53 +160,57 @@ t.test('core: a file that never ended (closed output) still owes a result', asyn
 t.test('stream API: parse | result in 1- and 7-byte chunks', async (t) => {
   for (const [name, message] of Object.entries(FINAL)) {
     for (const size of [1, 7]) {
-      const out = await pipeThrough<string>(chunked(readExample(name), size), parse({ file: name }), result());
+      const out = await pipeThrough<string>(chunked(fs.readFileSync(legacy(name), 'utf8'), size), parse({ file: name }), result());
       t.same(out, [`${message}\n`], `${name}, chunks of ${size}`);
     }
   }
-  const teed = await pipeThrough<{ raw: Buffer }>(chunked(readExample('failed.jsonl'), 7), parse(), result({ tee: true }));
-  t.equal(teed.map((r) => `${r.raw.toString()}\n`).join(''), readExample('failed.jsonl'));
-  const killed = await pipeThrough<string>(chunked(readExample('killed.jsonl'), 1), parse(), result());
+  const teed = await pipeThrough<{ raw: Buffer }>(chunked(fs.readFileSync(legacy('failed.jsonl'), 'utf8'), 7), parse(), result({ tee: true }));
+  t.equal(teed.map((r) => `${r.raw.toString()}\n`).join(''), fs.readFileSync(legacy('failed.jsonl'), 'utf8'));
+  const killed = await pipeThrough<string>(chunked(fs.readFileSync(legacy('killed.jsonl'), 'utf8'), 1), parse(), result());
   t.same(killed, []);
 });
 
 const STDERR = {
   'run.jsonl': '',
-  'failed.jsonl': 'wuu-result: examples/failed.jsonl: status failed: turn failed: tool failed: exit status 6\n',
-  'structured.jsonl': 'wuu-result: examples/structured.jsonl:9: error event: output schema: property "ok" expected boolean\n',
-  'timeout.jsonl': 'wuu-result: examples/timeout.jsonl: status timeout: timeout after 600s\n',
+  'failed.jsonl': 'wuu-result: test/fixtures/v0.1/failed.jsonl: status failed: turn failed: tool failed: exit status 6\n',
+  'structured.jsonl': 'wuu-result: test/fixtures/v0.1/structured.jsonl:9: error event: output schema: property "ok" expected boolean\n',
+  'timeout.jsonl': 'wuu-result: test/fixtures/v0.1/timeout.jsonl: status timeout: timeout after 600s\n',
 };
 const CODE = { 'run.jsonl': 0, 'failed.jsonl': 3, 'structured.jsonl': 0, 'timeout.jsonl': 5 };
 const KILLED_STDERR =
-  'wuu-result: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\n' +
-  `wuu-result: examples/killed.jsonl: ${NO_RESULT}\n`;
+  'wuu-result: test/fixtures/v0.1/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\n' +
+  `wuu-result: test/fixtures/v0.1/killed.jsonl: ${NO_RESULT}\n`;
 
 t.test('binary: every example, exact stdout, stderr and exit status', async (t) => {
   for (const name of Object.keys(FINAL) as Array<keyof typeof FINAL>) {
-    const r = await runBin('wuu-result', [`examples/${name}`]);
+    const r = await runBin('wuu-result', [`test/fixtures/v0.1/${name}`]);
     t.same(r, { stdout: `${FINAL[name]}\n`, stderr: STDERR[name], code: CODE[name], signal: null }, name);
-    const json = await runBin('wuu-result', ['--json', `examples/${name}`]);
+    const json = await runBin('wuu-result', ['--json', `test/fixtures/v0.1/${name}`]);
     t.same(json, { stdout: `${lastLine(name)}\n`, stderr: STDERR[name], code: CODE[name], signal: null }, `--json ${name}`);
   }
-  const killed = await runBin('wuu-result', ['examples/killed.jsonl']);
+  const killed = await runBin('wuu-result', ['test/fixtures/v0.1/killed.jsonl']);
   t.same(killed, { stdout: '', stderr: KILLED_STDERR, code: 7, signal: null });
-  const structured = await runBin('wuu-result', ['--structured', 'examples/structured.jsonl']);
+  const structured = await runBin('wuu-result', ['--structured', 'test/fixtures/v0.1/structured.jsonl']);
   t.same(structured, { stdout: '{"files":3,"ok":true}\n', stderr: STDERR['structured.jsonl'], code: 0, signal: null });
-  const noStructured = await runBin('wuu-result', ['--structured', 'examples/run.jsonl']);
+  const noStructured = await runBin('wuu-result', ['--structured', 'test/fixtures/v0.1/run.jsonl']);
   t.same(noStructured, {
     stdout: '',
-    stderr: 'wuu-result: examples/run.jsonl: the result has no structured_result (was the run started with --output-schema?)\n',
+    stderr: 'wuu-result: test/fixtures/v0.1/run.jsonl: the result has no structured_result (was the run started with --output-schema?)\n',
     code: 9,
     signal: null,
   });
-  const stdin = await runBin('wuu-result', [], { input: readExample('failed.jsonl') });
+  const stdin = await runBin('wuu-result', [], { input: fs.readFileSync(legacy('failed.jsonl'), 'utf8') });
   t.same(stdin, { stdout: `${FINAL['failed.jsonl']}\n`, stderr: 'wuu-result: <stdin>: status failed: turn failed: tool failed: exit status 6\n', code: 3, signal: null });
   const empty = await runBin('wuu-result', []);
-  t.same(empty, { stdout: '', stderr: `wuu-result: <stdin>: ${NO_RESULT}\n`, code: 7, signal: null });
+  t.same(empty, { stdout: '', stderr: 'wuu-result: <stdin>: no events (empty input): no result\n', code: 7, signal: null }, 'nothing to read is not success');
+  const hostile = await runBin('wuu-result', [], {
+    input: '{"error":"\\u001b]0;pwned\\u0007 \\u202e","final_message":"","run_id":"","status":"failed\\u001b[2J","thread_id":"","trace_path":"","turn_id":"","type":"result"}\n',
+  });
+  t.same([hostile.stderr, hostile.code], ["wuu-result: <stdin>: unknown status 'failed\\e[2J': \\e]0;pwned\\x07 \\u202e\n", 8], 'status and error are escaped');
 });
 
 t.test('binary: several files; bad data in a completed run', async (t) => {
-  const r = await runBin('wuu-result', ['examples/run.jsonl', 'examples/killed.jsonl', 'examples/failed.jsonl']);
+  const r = await runBin('wuu-result', ['test/fixtures/v0.1/run.jsonl', 'test/fixtures/v0.1/killed.jsonl', 'test/fixtures/v0.1/failed.jsonl']);
   t.same(r, {
     stdout: `${FINAL['run.jsonl']}\n${FINAL['failed.jsonl']}\n`,
     stderr: KILLED_STDERR + STDERR['failed.jsonl'],
@@ -223,16 +231,16 @@ t.test('binary: --tee and --output', async (t) => {
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'message.txt');
   fs.writeFileSync(file, 'stale text from an earlier run that is longer\n');
-  const tee = await runBin('wuu-result', ['--tee', '--output', file], { input: readExample('timeout.jsonl') });
-  t.same(tee, { stdout: readExample('timeout.jsonl'), stderr: 'wuu-result: <stdin>: status timeout: timeout after 600s\n', code: 5, signal: null });
+  const tee = await runBin('wuu-result', ['--tee', '--output', file], { input: fs.readFileSync(legacy('timeout.jsonl'), 'utf8') });
+  t.same(tee, { stdout: fs.readFileSync(legacy('timeout.jsonl'), 'utf8'), stderr: 'wuu-result: <stdin>: status timeout: timeout after 600s\n', code: 5, signal: null });
   t.equal(fs.readFileSync(file, 'utf8'), `${FINAL['timeout.jsonl']}\n`, 'the file is truncated first');
 
-  const teeKilled = await runBin('wuu-result', ['--tee', '-o', file, '--pass-invalid', 'examples/killed.jsonl']);
-  t.equal(teeKilled.stdout, readExample('killed.jsonl'), '--pass-invalid keeps the cut line in the copy, byte for byte');
+  const teeKilled = await runBin('wuu-result', ['--tee', '-o', file, '--pass-invalid', 'test/fixtures/v0.1/killed.jsonl']);
+  t.equal(teeKilled.stdout, fs.readFileSync(legacy('killed.jsonl'), 'utf8'), '--pass-invalid keeps the cut line in the copy, byte for byte');
   t.equal(teeKilled.code, 7);
   t.equal(fs.readFileSync(file, 'utf8'), '', 'no result: empty file');
 
-  const out = await runBin('wuu-result', ['-o', file, '--structured', 'examples/structured.jsonl']);
+  const out = await runBin('wuu-result', ['-o', file, '--structured', 'test/fixtures/v0.1/structured.jsonl']);
   t.same([out.stdout, out.code], ['', 0]);
   t.equal(fs.readFileSync(file, 'utf8'), '{"files":3,"ok":true}\n');
 
@@ -252,7 +260,7 @@ t.test('binary: --tee and --output', async (t) => {
 
 t.test('shell: the CI step that fails the build', async (t) => {
   const script = (name: string) =>
-    `tmp=$(mktemp) && cat examples/${name} | tee "$tmp" | wuu-result; status=$?; echo "status=$status"; cmp -s "$tmp" examples/${name} && echo saved; rm -f "$tmp"; exit $status`;
+    `tmp=$(mktemp) && cat test/fixtures/v0.1/${name} | tee "$tmp" | wuu-result; status=$?; echo "status=$status"; cmp -s "$tmp" test/fixtures/v0.1/${name} && echo saved; rm -f "$tmp"; exit $status`;
   for (const [name, code] of [
     ['run.jsonl', 0],
     ['failed.jsonl', 3],
@@ -263,9 +271,9 @@ t.test('shell: the CI step that fails the build', async (t) => {
     t.equal(r.code, code, name);
     t.equal(r.stdout, `${name === 'killed.jsonl' ? '' : `${FINAL[name]}\n`}status=${code}\nsaved\n`, name);
   }
-  const gate = await runShell('if cat examples/failed.jsonl | wuu-result >/dev/null 2>&1; then echo pass; else echo "fail $?"; fi');
+  const gate = await runShell('if cat test/fixtures/v0.1/failed.jsonl | wuu-result >/dev/null 2>&1; then echo pass; else echo "fail $?"; fi');
   t.same([gate.stdout, gate.code], ['fail 3\n', 0]);
-  const chain = await runShell('tmp=$(mktemp) && wuu-result --tee -o "$tmp" examples/run.jsonl | wuu-filter --count turn && cat "$tmp"; rm -f "$tmp"');
+  const chain = await runShell('tmp=$(mktemp) && wuu-result --tee -o "$tmp" test/fixtures/v0.1/run.jsonl | wuu-filter --count turn && cat "$tmp"; rm -f "$tmp"');
   t.same([chain.stdout, chain.stderr, chain.code], [`turn_started\t2\nturn_completed\t2\ntotal\t4\n${FINAL['run.jsonl']}\n`, '', 0]);
 });
 
@@ -279,7 +287,7 @@ t.test('binary: --tee is live, each event goes out before the next is written', 
     buffered += chunk.toString();
     waiting?.();
   });
-  const lines = readExample('run.jsonl').split('\n').slice(0, 5);
+  const lines = fs.readFileSync(legacy('run.jsonl'), 'utf8').split('\n').slice(0, 5);
   for (const [i, line] of lines.entries()) {
     const arrived = new Promise<void>((resolve) => (waiting = () => buffered.includes(`${line}\n`) && resolve()));
     child.stdin.write(`${line}\n`);

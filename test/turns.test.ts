@@ -2,10 +2,16 @@ import t from 'tap';
 import { createTurns, turns, type TurnsOptions } from '../lib/turns.js';
 import { parse, stringify, type Core } from '../lib/core.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';
-import { chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
+import { chunked, liveProcess, pipeThrough, runBin, runShell, jsonl } from './helpers.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './helpers.js';
 
-const lines = (name: string) => readExample(name).split('\n').filter(Boolean);
-const RUN = readExample('run.jsonl');
+/** The 0.1.0 examples these tables were written against (examples/ now holds producer-faithful runs, tested in test/producer/). */
+const legacy = (name: string) => path.join(ROOT, 'test', 'fixtures', 'v0.1', name);
+
+const lines = (name: string) => fs.readFileSync(legacy(name), 'utf8').split('\n').filter(Boolean);
+const RUN = fs.readFileSync(legacy('run.jsonl'), 'utf8');
 const RUN_LINES = lines('run.jsonl');
 const L = (n: number) => RUN_LINES[n - 1]!;
 const ev = (o: Record<string, unknown>) => JSON.stringify(o);
@@ -26,7 +32,7 @@ const run = (input: string[], options: TurnsOptions = {}) => runCore(createTurns
 const TRACE = '/home/alice/.wuu/traces/th_7f3a.jsonl';
 const TURN1 = {
   type: 'turn', thread_id: 'th_7f3a', turn_id: 'tu_01', status: 'completed', error: null, reason: null,
-  awaiting_auto_continuation: true, trace_path: TRACE,
+  awaiting_auto_continuation: true, trace_path: TRACE, subagent: false,
   message: "I'll run the tests first. The cart capped items at 3; I raised the limit.", message_source: 'final',
   tool_calls: [
     { item_id: 'it_01', name: 'bash', status: 'completed', output_bytes: 106 },
@@ -35,10 +41,8 @@ const TURN1 = {
   ],
   files_changed: ['/home/alice/src/shop/src/cart.js'],
   todo: { items: [{ content: 'Run the test suite', status: 'in_progress' }, { content: 'Fix the failing cart test', status: 'pending' }] },
-  usage: {
-    input_tokens: 9800, output_tokens: 420, cache_creation_tokens: 4096, cache_read_tokens: 4096,
-    completed_input_tokens: 9800, completed_output_tokens: 420,
-  },
+  usage: { input_tokens: 9800, cache_creation_tokens: 4096, cache_read_tokens: 4096, prompt_tokens: 17992, output_tokens: 420, cache_hit: 4096 / 17992 },
+  completed_tokens: { input_tokens: 9800, output_tokens: 420 },
   event_counts: {
     turn_started: 1, provider_state: 1, request_context: 1, todo_updated: 1, agent_message_delta: 3, tool_started: 4,
     command_started: 2, tool_output_delta: 6, command_output_delta: 3, tool_completed: 3, command_completed: 1,
@@ -47,14 +51,12 @@ const TURN1 = {
 };
 const TURN2 = {
   type: 'turn', thread_id: 'th_7f3a', turn_id: 'tu_02', status: 'completed', error: null, reason: null,
-  awaiting_auto_continuation: false, trace_path: TRACE, message: 'All 42 tests pass now.', message_source: 'deltas',
+  awaiting_auto_continuation: false, trace_path: TRACE, subagent: false, message: 'All 42 tests pass now.', message_source: 'deltas',
   tool_calls: [{ item_id: 'it_05', name: 'bash', status: 'completed', output_bytes: 17 }],
   files_changed: [],
   todo: { items: [{ content: 'Run the test suite', status: 'completed' }, { content: 'Fix the failing cart test', status: 'completed' }] },
-  usage: {
-    input_tokens: 11200, output_tokens: 60, cache_creation_tokens: 0, cache_read_tokens: 8192,
-    completed_input_tokens: 11200, completed_output_tokens: 60,
-  },
+  usage: { input_tokens: 11200, cache_creation_tokens: 0, cache_read_tokens: 8192, prompt_tokens: 19392, output_tokens: 60, cache_hit: 8192 / 19392 },
+  completed_tokens: { input_tokens: 11200, output_tokens: 60 },
   event_counts: {
     turn_started: 1, todo_updated: 1, tool_started: 1, command_started: 1, tool_output_delta: 1, command_output_delta: 1,
     tool_completed: 1, command_completed: 1, agent_message_delta: 2, usage_updated: 1, turn_completed: 1,
@@ -62,7 +64,6 @@ const TURN2 = {
 };
 const RUN_EXPECTED = [L(1), L(2), L(20), L(25), L(34), ev(TURN1), ev(TURN2), L(51)];
 
-const NO_USAGE = { input_tokens: null, output_tokens: null, cache_creation_tokens: null, cache_read_tokens: null, completed_input_tokens: null, completed_output_tokens: null };
 
 t.test('run.jsonl: one record per turn, outside events byte for byte', async (t) => {
   t.same(run(RUN_LINES), RUN_EXPECTED);
@@ -75,9 +76,10 @@ t.test('failed, timeout and structured examples', async (t) => {
     failed[0], failed[1],
     ev({
       type: 'turn', thread_id: 'th_9b21', turn_id: 'tu_a1', status: 'failed', error: 'tool failed: exit status 6', reason: null,
-      awaiting_auto_continuation: null, trace_path: null, message: 'Deploying with the key from .env', message_source: 'deltas',
+      awaiting_auto_continuation: null, trace_path: null, subagent: false, message: 'Deploying with the key from .env', message_source: 'deltas',
       tool_calls: [{ item_id: 'it_a1', name: 'bash', status: 'failed', output_bytes: 33 }], files_changed: [], todo: null,
-      usage: { ...NO_USAGE, input_tokens: 3000, output_tokens: 90, cache_creation_tokens: 0, cache_read_tokens: 0 },
+      usage: { input_tokens: 3000, cache_creation_tokens: 0, cache_read_tokens: 0, prompt_tokens: 3000, output_tokens: 90, cache_hit: 0 / 3000 },
+      completed_tokens: null,
       event_counts: {
         turn_started: 1, agent_message_delta: 1, tool_started: 1, command_started: 1, tool_output_delta: 1,
         command_output_delta: 1, tool_completed: 1, command_completed: 1, usage_updated: 1, turn_failed: 1,
@@ -90,9 +92,10 @@ t.test('failed, timeout and structured examples', async (t) => {
     timeout[0], timeout[1],
     ev({
       type: 'turn', thread_id: 'th_e5f6', turn_id: 'tu_t1', status: 'interrupted', error: null, reason: 'timeout',
-      awaiting_auto_continuation: null, trace_path: null, message: 'Refactoring the checkout', message_source: 'deltas',
+      awaiting_auto_continuation: null, trace_path: null, subagent: false, message: 'Refactoring the checkout', message_source: 'deltas',
       tool_calls: [], files_changed: [], todo: null,
-      usage: { ...NO_USAGE, input_tokens: 4000, output_tokens: 200, cache_creation_tokens: 0, cache_read_tokens: 3000 },
+      usage: { input_tokens: 4000, cache_creation_tokens: 0, cache_read_tokens: 3000, prompt_tokens: 7000, output_tokens: 200, cache_hit: 3000 / 7000 },
+      completed_tokens: null,
       event_counts: { turn_started: 1, agent_message_delta: 1, usage_updated: 1, turn_interrupted: 1 },
     }),
     timeout[6],
@@ -102,9 +105,10 @@ t.test('failed, timeout and structured examples', async (t) => {
   t.same([out[0], out[1], out[3], out[4]], [structured[0], structured[1], structured[8], structured[9]], 'error and result pass through after the turn');
   t.same(JSON.parse(out[2]!), {
     type: 'turn', thread_id: 'th_c4d0', turn_id: 'tu_s1', status: 'completed', error: null, reason: null,
-    awaiting_auto_continuation: false, trace_path: '', message: '{"files":3,"ok":true}', message_source: 'final',
+    awaiting_auto_continuation: false, trace_path: '', subagent: false, message: '{"files":3,"ok":true}', message_source: 'final',
     tool_calls: [], files_changed: [], todo: null,
-    usage: { input_tokens: 800, output_tokens: 12, cache_creation_tokens: 0, cache_read_tokens: 0, completed_input_tokens: 800, completed_output_tokens: 12 },
+    usage: { input_tokens: 800, cache_creation_tokens: 0, cache_read_tokens: 0, prompt_tokens: 800, output_tokens: 12, cache_hit: 0 / 800 },
+    completed_tokens: { input_tokens: 800, output_tokens: 12 },
     event_counts: { turn_started: 1, agent_message_delta: 2, usage_updated: 1, agent_message_final: 1, turn_completed: 1 },
   });
 });
@@ -113,7 +117,10 @@ t.test('the usage is the last snapshot, never a sum', async (t) => {
   const u = (input: number, output: number) =>
     ev({ cache_creation_tokens: 1, cache_read_tokens: input, input_tokens: input, output_tokens: output, thread_id: 'a', turn_id: 'b', type: 'usage_updated' });
   const [rec] = run([u(100, 10), u(250, 30), u(400, 45), ev({ thread_id: 'a', turn_id: 'b', type: 'turn_completed', input_tokens: 401, output_tokens: 46 })]).map((l) => JSON.parse(l));
-  t.same(rec.usage, { input_tokens: 400, output_tokens: 45, cache_creation_tokens: 1, cache_read_tokens: 400, completed_input_tokens: 401, completed_output_tokens: 46 });
+  t.same([rec.usage, rec.completed_tokens], [
+    { input_tokens: 400, cache_creation_tokens: 1, cache_read_tokens: 400, prompt_tokens: 801, output_tokens: 45, cache_hit: 400 / 801 },
+    { input_tokens: 401, output_tokens: 46 },
+  ], 'input excludes the cache: prompt = 400 + 1 + 400');
 });
 
 t.test('files_changed: paths and move targets, each once', async (t) => {
@@ -136,9 +143,9 @@ t.test('--events embeds the original bytes of the turn events', async (t) => {
     `{"type":"turn","thread_id":"th_7f3a","turn_id":"${turn}","status":"completed","error":null,"reason":null,` +
     `${JSON.stringify(extra).slice(1, -1)},"events_dropped":0,"events":[`;
   const tu1 = [...Array(36).keys()].map((i) => i + 3).filter((n) => ![20, 25, 34].includes(n));
-  t.equal(out[5], header('tu_01', { awaiting_auto_continuation: true, trace_path: TRACE }) + tu1.map(L).join(',') + ']}');
+  t.equal(out[5], header('tu_01', { awaiting_auto_continuation: true, trace_path: TRACE, subagent: false }) + tu1.map(L).join(',') + ']}');
   const tu2 = [...Array(12).keys()].map((i) => i + 39);
-  t.equal(out[6], header('tu_02', { awaiting_auto_continuation: false, trace_path: TRACE }) + tu2.map(L).join(',') + ']}');
+  t.equal(out[6], header('tu_02', { awaiting_auto_continuation: false, trace_path: TRACE, subagent: false }) + tu2.map(L).join(',') + ']}');
   t.ok(out[5]!.includes('2\\u003e\\u00261'), 'Go escapes survive');
   t.same([out[0], out[1], out[2], out[3], out[4], out[7]], [L(1), L(2), L(20), L(25), L(34), L(51)]);
 });
@@ -149,14 +156,14 @@ t.test('--events with --max-turn-bytes: later events counted, the turn end kept'
   const out = run(timeout, { events: true, maxTurnBytes: cap, onlyTurns: true });
   t.same(JSON.parse(out[0]!), {
     type: 'turn', thread_id: 'th_e5f6', turn_id: 'tu_t1', status: 'interrupted', error: null, reason: 'timeout',
-    awaiting_auto_continuation: null, trace_path: null, events_dropped: 1,
+    awaiting_auto_continuation: null, trace_path: null, subagent: false, events_dropped: 1,
     events: [JSON.parse(timeout[2]!), JSON.parse(timeout[3]!), JSON.parse(timeout[5]!)],
   });
 });
 
 t.test('stream API: the record of --events parses on demand', async (t) => {
   const recs = await pipeThrough<{ type: string; event: Record<string, unknown> }>(
-    [Buffer.from(readExample('timeout.jsonl'))],
+    [Buffer.from(fs.readFileSync(legacy('timeout.jsonl'), 'utf8'))],
     parse({ file: 't' }),
     turns({ events: true, onlyTurns: true }),
   );
@@ -164,7 +171,7 @@ t.test('stream API: the record of --events parses on demand', async (t) => {
   t.equal(recs[0]!.type, 'turn');
   t.equal((recs[0]!.event.events as unknown[]).length, 4);
   const plain = await pipeThrough<Buffer>([{ type: 'turn_started', thread_id: 'a', turn_id: 'b' }], turns({ events: true }), stringify());
-  t.equal(Buffer.concat(plain).toString(), '{"type":"turn","thread_id":"a","turn_id":"b","status":"incomplete","error":null,"reason":null,"awaiting_auto_continuation":null,"trace_path":null,"events_dropped":0,"events":[{"type":"turn_started","thread_id":"a","turn_id":"b"}]}\n');
+  t.equal(Buffer.concat(plain).toString(), '{"type":"turn","thread_id":"a","turn_id":"b","status":"incomplete","error":null,"reason":null,"awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"events_dropped":0,"events":[{"type":"turn_started","thread_id":"a","turn_id":"b"}]}\n');
 });
 
 t.test('unknown types join an open turn, else pass through', async (t) => {
@@ -175,9 +182,8 @@ t.test('unknown types join an open turn, else pass through', async (t) => {
   const out = run([start, inTurn, stray, noTurn]);
   t.same(out.slice(0, 2), [stray, noTurn]);
   t.same(JSON.parse(out[2]!).event_counts, { turn_started: 1, future_thing: 1 });
-  const idless = run([ev({ type: 'todo_updated', todo: 1 }), noTurn]);
-  t.same(idless[0], noTurn, 'an unknown type without turn_id never joins the id-less turn');
-  t.same(JSON.parse(idless[1]!).event_counts, { todo_updated: 1 });
+  const idless = [ev({ type: 'todo_updated', todo: 1 }), ev({ reason: 'timeout', thread_id: '', turn_id: '', type: 'turn_interrupted' }), noTurn];
+  t.same(run(idless), idless, "events without a turn id (exec's own end before any turn) belong to no turn");
 });
 
 t.test('a payload too deep to serialize does not crash the flush', async (t) => {
@@ -257,28 +263,28 @@ t.test('hostile ids, types and keys pollute nothing', async (t) => {
 });
 
 t.test('binary: exact output and exit status', async (t) => {
-  const r = await runBin('wuu-turns', [example('run.jsonl')]);
+  const r = await runBin('wuu-turns', [legacy('run.jsonl')]);
   t.same(r, { stdout: RUN_EXPECTED.join('\n') + '\n', stderr: '', code: 0, signal: null });
   const only = await runBin('wuu-turns', ['--only-turns'], { input: RUN });
   t.same([only.stdout, only.code], [ev(TURN1) + '\n' + ev(TURN2) + '\n', 0]);
 });
 
 t.test('binary: killed producer, open turn flushed as incomplete', async (t) => {
-  const killed = readExample('killed.jsonl').split('\n');
-  const r = await runBin('wuu-turns', ['examples/killed.jsonl']);
+  const killed = fs.readFileSync(legacy('killed.jsonl'), 'utf8').split('\n');
+  const r = await runBin('wuu-turns', ['test/fixtures/v0.1/killed.jsonl']);
   t.equal(r.code, 1);
   t.equal(
     r.stderr,
-    'wuu-turns: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\n',
+    'wuu-turns: test/fixtures/v0.1/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\n',
   );
   const turn = ev({
     type: 'turn', thread_id: 'th_7f3a', turn_id: 'tu_01', status: 'incomplete', error: null, reason: null,
-    awaiting_auto_continuation: null, trace_path: null, message: "I'll run the tests first.", message_source: 'deltas',
+    awaiting_auto_continuation: null, trace_path: null, subagent: false, message: "I'll run the tests first.", message_source: 'deltas',
     tool_calls: [
       { item_id: 'it_01', name: 'bash', status: 'completed', output_bytes: 106 },
       { item_id: 'it_02', name: 'read_file', status: 'incomplete', output_bytes: 0 },
     ],
-    files_changed: [], todo: TURN1.todo, usage: NO_USAGE,
+    files_changed: [], todo: TURN1.todo, usage: null, completed_tokens: null,
     event_counts: {
       turn_started: 1, provider_state: 1, request_context: 1, todo_updated: 1, agent_message_delta: 3, tool_started: 2,
       command_started: 1, tool_output_delta: 3, command_output_delta: 3, tool_completed: 1, command_completed: 1,
@@ -288,7 +294,7 @@ t.test('binary: killed producer, open turn flushed as incomplete', async (t) => 
 });
 
 t.test('binary: each file is a run', async (t) => {
-  const r = await runBin('wuu-turns', ['--only-turns', 'examples/killed.jsonl', 'examples/timeout.jsonl', 'examples/failed.jsonl']);
+  const r = await runBin('wuu-turns', ['--only-turns', 'test/fixtures/v0.1/killed.jsonl', 'test/fixtures/v0.1/timeout.jsonl', 'test/fixtures/v0.1/failed.jsonl']);
   t.same(jsonl(r.stdout).map((o) => [o.turn_id, o.status]), [['tu_01', 'incomplete'], ['tu_t1', 'interrupted'], ['tu_a1', 'failed']]);
   t.equal(r.code, 1);
 });
@@ -310,8 +316,8 @@ t.test('binary: usage errors', async (t) => {
 
 t.test('binary: the message matches wuu-accumulate', async (t) => {
   const r = await runShell(
-    "wuu-turns --only-turns examples/run.jsonl | grep -o '\"message\":\"[^\"]*\"'; " +
-      "wuu-accumulate examples/run.jsonl | grep '^{\"type\":\"agent_message\"' | grep -o '\"message\":\"[^\"]*\"'",
+    "wuu-turns --only-turns test/fixtures/v0.1/run.jsonl | grep -o '\"message\":\"[^\"]*\"'; " +
+      "wuu-accumulate test/fixtures/v0.1/run.jsonl | grep '^{\"type\":\"agent_message\"' | grep -o '\"message\":\"[^\"]*\"'",
   );
   const found = r.stdout.split('\n').filter(Boolean);
   t.same(found.slice(0, 2), found.slice(2));

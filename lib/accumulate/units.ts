@@ -1,0 +1,123 @@
+/**
+ * Bounded holders used by the accumulator: text kept up to a byte cap (head
+ * and tail), and an oldest-first queue of keys for evicting open units.
+ */
+
+/** Length of `buf` without a multi-byte UTF-8 character cut at its end. */
+function utf8HeadEnd(buf: Buffer): number {
+  let lead = buf.length - 1;
+  while (lead >= 0 && lead > buf.length - 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return buf.length;
+  const byte = buf[lead]!;
+  const size = byte < 0x80 ? 1 : byte >> 5 === 0b110 ? 2 : byte >> 4 === 0b1110 ? 3 : byte >> 3 === 0b11110 ? 4 : 1;
+  return lead + size > buf.length ? lead : buf.length;
+}
+
+/** Offset of the first whole UTF-8 character in `buf` (skips continuation bytes of a cut one). */
+function utf8TailStart(buf: Buffer): number {
+  let at = 0;
+  while (at < buf.length && at < 3 && (buf[at]! & 0xc0) === 0x80) at++;
+  return at;
+}
+
+/**
+ * Text accumulated up to a byte cap. While it fits it is kept whole (as the
+ * exact strings appended); past the cap only the first half and the last half
+ * of the cap are kept, so a runaway output costs at most about twice the cap.
+ */
+export class CappedText {
+  private parts: string[] = [];
+  private head: Buffer | undefined;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  /** UTF-8 bytes appended in all. */
+  bytes = 0;
+
+  constructor(private readonly cap: number) {}
+
+  /** Counts `bytes` more without keeping any text: only for a cap of 0. */
+  count(bytes: number): void {
+    if (this.cap !== 0) throw new Error('CappedText.count needs a cap of 0');
+    this.bytes += bytes;
+  }
+
+  append(text: string): void {
+    this.bytes += Buffer.byteLength(text);
+    if (this.head === undefined) {
+      if (this.bytes <= this.cap) {
+        this.parts.push(text);
+        return;
+      }
+      const all = Buffer.from(this.parts.join('') + text);
+      this.parts = [];
+      // Copies, so the big joined buffer is not retained by views.
+      this.head = Buffer.from(all.subarray(0, Math.ceil(this.cap / 2)));
+      this.pushTail(Buffer.from(all.subarray(this.head.length)));
+      return;
+    }
+    this.pushTail(Buffer.from(text));
+  }
+
+  private get tailCap(): number {
+    return this.cap - Math.ceil(this.cap / 2);
+  }
+
+  private pushTail(buf: Buffer): void {
+    const cap = this.tailCap;
+    if (cap === 0 || buf.length === 0) return;
+    this.tail.push(buf);
+    this.tailBytes += buf.length;
+    // Trim only past twice the cap: amortised O(1) per byte, whatever the piece sizes.
+    if (this.tailBytes > 2 * cap) {
+      const joined = Buffer.concat(this.tail, this.tailBytes);
+      const kept = Buffer.from(joined.subarray(joined.length - cap));
+      this.tail = [kept];
+      this.tailBytes = kept.length;
+    }
+  }
+
+  /** The kept text and the number of bytes left out (cut on character boundaries). */
+  result(): { text: string; truncatedBytes: number } {
+    if (this.head === undefined) return { text: this.parts.join(''), truncatedBytes: 0 };
+    const head = this.head.subarray(0, utf8HeadEnd(this.head));
+    let tail = Buffer.concat(this.tail, this.tailBytes);
+    if (tail.length > this.tailCap) tail = tail.subarray(tail.length - this.tailCap);
+    tail = tail.subarray(utf8TailStart(tail));
+    return { text: head.toString('utf8') + tail.toString('utf8'), truncatedBytes: this.bytes - head.length - tail.length };
+  }
+}
+
+/**
+ * Keys in the order they were added, oldest first, for evicting from a Map or
+ * Set that churns. (Iterating a V8 Map from its start after many deletions
+ * walks over the holes they leave: evicting that way is quadratic.) Keys
+ * already gone from the owner are skipped when they reach the front.
+ */
+export class OldestFirst {
+  private keys: string[] = [];
+  private head = 0;
+
+  push(key: string): void {
+    this.keys.push(key);
+  }
+
+  /** The oldest key for which `alive` holds, removed from the queue; undefined when none. */
+  shift(alive: (key: string) => boolean): string | undefined {
+    while (this.head < this.keys.length) {
+      const key = this.keys[this.head++]!;
+      if (this.head > 1024 && this.head * 2 > this.keys.length) {
+        this.keys = this.keys.slice(this.head);
+        this.head = 0;
+      }
+      if (alive(key)) return key;
+    }
+    return undefined;
+  }
+
+  /** Drops every key (the owner was cleared). */
+  clear(): void {
+    this.keys = [];
+    this.head = 0;
+  }
+}
+

@@ -1,0 +1,74 @@
+/**
+ * Encodes values the way the producer's Go `json.Encoder.Encode` writes them
+ * (WIRE-FORMAT-REFERENCE.md section 1), byte for byte:
+ * - maps: keys sorted byte-wise, at every depth;
+ * - Go structs ({@link struct}): fields in declaration order, never sorted;
+ * - compact, no spaces;
+ * - strings: `"` `\` escaped, `\n \r \t \b \f` short, other bytes below 0x20
+ *   as `\u00xx` (lowercase hex), `< > &` and U+2028/U+2029 as `\u003c`
+ *   `\u003e` `\u0026` `\u2028` `\u2029`; everything else raw UTF-8 (DEL and
+ *   C1 included), `/` not escaped; a lone surrogate (invalid text) becomes the
+ *   raw U+FFFD, as text from tools or the model arrives;
+ * - integers plain; other numbers in Go's shortest form (`1e+21`, `1e-7`),
+ *   which is what JavaScript's number formatting writes too.
+ */
+
+/** A Go struct value: its fields keep the order given here. */
+export class GoStruct {
+  constructor(readonly fields: ReadonlyArray<readonly [string, unknown]>) {}
+}
+
+/** A struct whose fields are written in the object's own key order. */
+export function struct(fields: Record<string, unknown>): GoStruct {
+  return new GoStruct(Object.entries(fields));
+}
+
+const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/** A Go-encoded JSON string literal. */
+export function goString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s[i]!;
+    if (SHORT[ch] !== undefined) out += SHORT[ch];
+    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
+      out += `\\u${c.toString(16).padStart(4, '0')}`;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
+      out += ch + s[i + 1]!;
+      i++;
+    } else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** Encodes one value (no newline). */
+export function goJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return goString(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Go cannot encode ${value}`);
+    return String(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
+  if (value instanceof GoStruct) {
+    return `{${value.fields.map(([k, v]) => `${goString(k)}:${goJson(v)}`).join(',')}}`;
+  }
+  if (typeof value === 'object') {
+    const keys = Object.keys(value).sort(byteOrder);
+    return `{${keys.map((k) => `${goString(k)}:${goJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  throw new Error(`cannot encode ${typeof value}`);
+}
+
+/** Byte-wise (UTF-8) order, as Go sorts map keys. */
+export function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** One event line as the producer writes it: the encoded map and `\n`. */
+export function goLine(event: Record<string, unknown>): string {
+  return `${goJson(event)}\n`;
+}
