@@ -64,5 +64,5 @@ export {
   type TurnUsage,
 } from './turns.js';
 export { chooseFence, clip, colorEnabled, createPretty, formatCount, OutputFold, pretty, sanitize, summarizeArguments, type ColorMode, type Folded, type PrettyOptions, type SummaryOptions } from './pretty.js';
-export { buildReport, createUsage, parsePricing, parseUnitLine, renderUsage, UsageLedger, UsageScanner, usage, USAGE_TYPES, type AgentUnit, type Price, type Pricing, type TurnUnit, type UsageBy, type UsageFormat, type UsageOptions, type UsageUnit } from './usage.js';
+export { buildReport, createUsage, parsePricing, renderUsage, usage, USAGE_TYPES, type AgentUnit, type Rates, type PriceTable, type TurnUnit, type UsageDim, type UsageFormat, type UsageOptions, type UsageUnit } from './usage/index.js';
 export { createRedact, redact, Redactor, DEFAULT_SALT, type RedactOptions, type PathMode } from './redact/index.js';
