@@ -4,12 +4,39 @@
  * instead of written, so a parallel run can print them in file order.
  */
 import fs from 'node:fs';
+import net from 'node:net';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { describeInputError } from '../runner.js';
 import { fileTime } from './dates.js';
 import { InputReader, type ScanPolicy } from './reader.js';
 import { UsageScanner } from './scanner.js';
 import type { UsageUnit } from './types.js';
+
+/**
+ * Opens a named input. A FIFO (or socket) is read through a non-blocking
+ * pipe handle, not the thread pool: a blocked read of an idle FIFO would
+ * otherwise keep the process from exiting after a signal.
+ */
+function openSource(name: string): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    fs.open(name, 'r', (err, fd) => {
+      if (err) return reject(err);
+      fs.fstat(fd, (statErr, stat) => {
+        if (statErr) {
+          fs.close(fd, () => reject(statErr));
+          return;
+        }
+        if (stat.isDirectory()) {
+          fs.close(fd, () => reject(Object.assign(new Error('Is a directory'), { code: 'EISDIR' })));
+          return;
+        }
+        if (stat.isFIFO() || stat.isSocket()) resolve(new net.Socket({ fd, readable: true, writable: false }));
+        else resolve(fs.createReadStream('', { fd, highWaterMark: 1 << 20 }));
+      });
+    });
+  });
+}
 
 /** What scanning one input produced. */
 export interface FileScan {
@@ -31,37 +58,48 @@ export interface Interrupt {
 }
 
 /**
- * Scans one input file. `interrupt.interrupted` ends it early: the units
+ * Scans one input file; messages go to `say` at once, or are collected.
+ * `interrupt.interrupted` ends it early: the units
  * read so far count, without a "killed" warning (the reader, not the
  * producer, stopped).
  */
-export async function scanFile(name: string, policy: ScanPolicy, interrupt: Interrupt = { interrupted: false }, timeOfFile: (file: string) => string | null = fileTime): Promise<FileScan> {
+export async function scanFile(
+  name: string,
+  policy: ScanPolicy,
+  interrupt: Interrupt = { interrupted: false },
+  say?: (message: string) => void,
+  timeOfFile: (file: string) => string | null = fileTime,
+): Promise<FileScan> {
   const messages: string[] = [];
   const result: FileScan = { messages, units: [], badLines: 0, unreadable: false, stopped: false };
-  const scanner = new UsageScanner(name, (m) => messages.push(m), timeOfFile);
-  const reader = new InputReader(name, policy, scanner, (m) => messages.push(m));
-  const source = fs.createReadStream(name, { highWaterMark: 1 << 20 });
-  let input: NodeJS.ReadableStream = source;
-  if (name.endsWith('.gz')) {
-    const gunzip = zlib.createGunzip();
-    source.on('error', (err: Error) => gunzip.destroy(err));
-    input = source.pipe(gunzip);
-  }
-  interrupt.current = source;
+  // Serially, messages are written as they come (a live pipe sees them at once); a worker collects them.
+  const message = say ?? ((m: string) => messages.push(m));
+  const scanner = new UsageScanner(name, message, timeOfFile);
+  const reader = new InputReader(name, policy, scanner, message);
+  let source: Readable | undefined;
   try {
+    source = await openSource(name);
+    let input: NodeJS.ReadableStream = source;
+    if (name.endsWith('.gz')) {
+      const gunzip = zlib.createGunzip();
+      source.on('error', (err: Error) => gunzip.destroy(err));
+      input = source.pipe(gunzip);
+    }
+    interrupt.current = source;
+    if (interrupt.interrupted) source.destroy();
     for await (const chunk of input) {
       reader.push(chunk as Buffer);
       if (reader.stopped || interrupt.interrupted) break;
     }
   } catch (err) {
     if (!interrupt.interrupted) {
-      messages.push(`${name}: ${describeInputError(err as NodeJS.ErrnoException)}`);
+      message(`${name}: ${describeInputError(err as NodeJS.ErrnoException)}`);
       result.unreadable = true;
       return result;
     }
   } finally {
     interrupt.current = undefined;
-    source.destroy();
+    source?.destroy();
   }
   result.badLines = reader.badLines;
   result.stopped = reader.stopped;

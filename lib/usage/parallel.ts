@@ -38,14 +38,14 @@ function workerUrl(): URL {
 }
 
 /** Reads stdin (through the runner) into units. */
-async function scanStdin(io: ToolIO, policy: ScanPolicy, interrupt: Interrupt): Promise<FileScan> {
+async function scanStdin(io: ToolIO, policy: ScanPolicy, interrupt: Interrupt, say: (m: string) => void): Promise<FileScan> {
   const messages: string[] = [];
   let scanner: UsageScanner | undefined;
   let reader: InputReader | undefined;
   const going = await io.readInputs(['-'], (chunk, file) => {
     if (reader === undefined) {
-      scanner = new UsageScanner(file, (m) => messages.push(m), () => new Date().toISOString());
-      reader = new InputReader(file, policy, scanner, (m) => messages.push(m));
+      scanner = new UsageScanner(file, say, () => new Date().toISOString());
+      reader = new InputReader(file, policy, scanner, say);
     }
     reader.push(chunk);
   });
@@ -98,7 +98,16 @@ async function scanParallel(files: readonly string[], jobs: number, policy: Scan
     });
   } finally {
     interrupt.wake = undefined;
-    await Promise.all(workers.map((w) => w.terminate()));
+    if (interrupt.interrupted) {
+      // A worker may be blocked in a read that never returns (a FIFO whose
+      // writer is idle): do not wait for it, and let the process exit without it.
+      for (const w of workers) {
+        w.unref();
+        void w.terminate();
+      }
+    } else {
+      await Promise.all(workers.map((w) => w.terminate()));
+    }
   }
 }
 
@@ -138,7 +147,7 @@ export async function usageMain(names: readonly string[], options: UsageRunOptio
     } else {
       for (const name of files) {
         if (stopped || interrupt.interrupted) break;
-        const result = name === '-' ? await scanStdin(io, options.policy, interrupt) : await scanFile(name, options.policy, interrupt);
+        const result = name === '-' ? await scanStdin(io, options.policy, interrupt, warn) : await scanFile(name, options.policy, interrupt, warn);
         take(result);
       }
     }
