@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import { DEFAULT_MAX_LINE_BYTES } from '../lib/jsonl.js';
 import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
 import { checkTimeZone, isIsoDate } from '../lib/usage/dates.js';
-import { createUsageMerge } from '../lib/usage/merge.js';
-import { defaultJobs, usageMain } from '../lib/usage/parallel.js';
 import { parsePricing, type PriceTable } from '../lib/usage/prices.js';
 import { USAGE_DIMS, type UsageDim, type UsageFormat } from '../lib/usage/types.js';
+import os from 'node:os';
 
 export const spec: ToolSpec = {
   name: 'wuu-usage',
@@ -92,7 +91,7 @@ Examples:
         throw new UsageError((err as Error).message);
       }
     }
-    const jobs = flags.int('jobs', { min: 1, max: 1024 }) ?? defaultJobs();
+    const jobs = flags.int('jobs', { min: 1, max: 1024 }) ?? os.availableParallelism();
     let pricing: PriceTable | undefined;
     const pricingFile = flags.string('pricing');
     if (pricingFile !== undefined) {
@@ -110,13 +109,14 @@ Examples:
       }
     }
     const options = { by, breakdown: flags.bool('breakdown'), format, color, pricing, noCost: !flags.bool('cost'), timeZone, since, until, warn };
-    if (flags.bool('merge')) return { core: createUsageMerge(options) };
     const policy = {
       maxLineBytes: flags.int('max-line-bytes', { min: 1, size: true }) ?? DEFAULT_MAX_LINE_BYTES,
       strict: flags.bool('strict'),
       passInvalid: flags.bool('pass-invalid'),
     };
-    return { main: (io) => usageMain(positionals, { ...options, policy, jobs }, io) };
+    // The report's modules load only for a run (not for --help or --version).
+    if (flags.bool('merge')) return { main: async (io) => (await import('../lib/usage/merge.js')).usageMergeMain(positionals, { ...options, policy }, io) };
+    return { main: async (io) => (await import('../lib/usage/parallel.js')).usageMain(positionals, { ...options, policy, jobs }, io) };
   },
 };
 

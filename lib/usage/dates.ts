@@ -56,13 +56,11 @@ export function isIsoDate(text: string): boolean {
 
 /** Turns times into calendar keys in one time zone, with a cache per distinct time. */
 export class Calendar {
-  private readonly format: Intl.DateTimeFormat;
+  private format: Intl.DateTimeFormat | undefined;
   private readonly days = new Map<string, string>();
 
   /** @param zone an IANA time zone; undefined for the local zone. */
-  constructor(zone?: string) {
-    this.format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  }
+  constructor(private readonly zone?: string) {}
 
   /** YYYY-MM-DD in the zone, or `unknown`. */
   day(time: string | null): string {
@@ -72,6 +70,8 @@ export class Calendar {
       const ms = Date.parse(time);
       if (Number.isNaN(ms)) day = 'unknown';
       else {
+        // Built on first use: Intl formats are slow to create.
+        this.format ??= new Intl.DateTimeFormat('en-CA', { timeZone: this.zone, year: 'numeric', month: '2-digit', day: '2-digit' });
         const parts = this.format.formatToParts(new Date(ms));
         const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '??';
         day = `${get('year')}-${get('month')}-${get('day')}`;

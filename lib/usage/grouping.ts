@@ -234,10 +234,13 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
   };
 }
 
+const MAX_SAFE = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1e9));
+
 /** Cache hit ratio of sums: cache read / prompt; null with no prompt. */
 export function cacheHit(s: Tokens): number | null {
   const prompt = s.input_tokens + s.cache_creation_tokens + s.cache_read_tokens;
   if (prompt === 0n) return null;
-  // Exact to 1e-9 whatever the magnitudes.
+  // Truncated to 1e-9, the same whatever the magnitudes (BigInt only when a double could not hold them).
+  if (prompt <= MAX_SAFE) return Math.floor((Number(s.cache_read_tokens) * 1e9) / Number(prompt)) / 1e9;
   return Number((s.cache_read_tokens * 1_000_000_000n) / prompt) / 1e9;
 }

@@ -7,9 +7,12 @@
  * through the runner's one line policy: a line that is not a `--json` line
  * is a bad line like any other (reported, counted, --strict stops).
  */
-import { InvalidLineError, type EventRecord } from '../jsonl.js';
+import { InvalidLineError, LineSplitter, type EventRecord, type Line } from '../jsonl.js';
 import { parseNothing, type Core } from '../core.js';
+import { badLineMessage, expandInput, readLine, type ToolIO } from '../runner.js';
+import { escapeControls } from '../text.js';
 import { UsageLedger } from './ledger.js';
+import type { ScanPolicy } from './reader.js';
 import { renderUsage, type RenderOptions } from './render.js';
 import { tokenValue } from './tokens.js';
 import { TOKEN_FIELDS, type AgentUnit, type TurnUnit, type UsageUnit, type Warn } from './types.js';
@@ -65,8 +68,57 @@ export function parseUnitLine(text: string, raw?: Buffer): UsageUnit | null | st
   return { kind: 'agent', ...base, agent_id: v.agent_id as string, agent_type: v.agent_type as string, agent_status: v.agent_status as string, source };
 }
 
+/** Reads one `--json` line into the ledger; a line that is not one is thrown as an InvalidLineError. */
+function mergeLine(ledger: UsageLedger, rec: EventRecord): void {
+  const raw = rec.raw ?? Buffer.alloc(0);
+  const parsed = parseUnitLine(raw.toString('utf8'), raw);
+  if (typeof parsed === 'string') throw new InvalidLineError(parsed, rec.file, rec.line, raw);
+  if (parsed !== null) ledger.add([parsed]);
+}
+
 /**
- * The `--merge` core: lines of `--json` reports in, the merged report out.
+ * `wuu-usage --merge`: each input's lines go through the shared line policy
+ * (LineSplitter, then readLine: size cap, shape check, bad-line wording);
+ * bad lines are reported and counted (exit 1), --strict stops at the first,
+ * --pass-invalid reports them without counting. Returns the exit status.
+ */
+export async function usageMergeMain(names: readonly string[], options: RenderOptions & { policy: ScanPolicy }, io: ToolIO): Promise<number> {
+  const warn = (m: string) => io.warn(escapeControls(m));
+  const ledger = new UsageLedger(warn);
+  const { policy } = options;
+  let badLines = 0;
+  let stopped = false;
+  for (const name of (names.length === 0 ? ['-'] : names).flatMap(expandInput)) {
+    const splitter = new LineSplitter(policy.maxLineBytes);
+    let file = name;
+    const onLine = (line: Line) => {
+      if (stopped) return;
+      readLine(file, line, {
+        maxLineBytes: policy.maxLineBytes,
+        needsParse: parseNothing,
+        push: (rec) => mergeLine(ledger, rec),
+        bad: (reason) => {
+          warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+          if (policy.passInvalid && line.oversizeBytes === undefined) return;
+          badLines++;
+          if (policy.strict) stopped = true;
+        },
+      });
+    };
+    const going = await io.readInputs([name], (chunk, display) => {
+      file = display;
+      splitter.push(chunk, onLine);
+    });
+    splitter.end(onLine);
+    if (stopped) return 1;
+    if (!going) break;
+  }
+  await io.write(renderUsage(ledger.units(), { ...options, warn }));
+  return badLines > 0 ? 1 : 0;
+}
+
+/**
+ * The `--merge` core (programmatic use): lines of `--json` reports in, the merged report out.
  * A line that is not one is thrown as an InvalidLineError, so the runner's
  * line policy reports it.
  */
@@ -76,10 +128,7 @@ export function createUsageMerge(options: RenderOptions & { warn?: Warn }): Core
     // Nothing is parsed for the runner: this core reads its own lines.
     needsParse: parseNothing,
     push(rec: EventRecord) {
-      const raw = rec.raw ?? Buffer.alloc(0);
-      const parsed = parseUnitLine(raw.toString('utf8'), raw);
-      if (typeof parsed === 'string') throw new InvalidLineError(parsed, rec.file, rec.line, raw);
-      if (parsed !== null) ledger.add([parsed]);
+      mergeLine(ledger, rec);
     },
     end(emit) {
       emit(renderUsage(ledger.units(), options));

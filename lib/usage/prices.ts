@@ -203,7 +203,10 @@ export function usdDecimal(femto: bigint): string {
   const neg = femto < 0n;
   const abs = neg ? -femto : femto;
   const whole = abs / FEMTO_PER_USD;
-  const frac = (abs % FEMTO_PER_USD).toString().padStart(15, '0').replace(/0+$/, '');
+  let frac = (abs % FEMTO_PER_USD).toString().padStart(15, '0');
+  let cut = frac.length;
+  while (cut > 0 && frac.charCodeAt(cut - 1) === 48) cut--;
+  frac = frac.slice(0, cut);
   return `${neg ? '-' : ''}${whole}${frac === '' ? '' : `.${frac}`}`;
 }
 
