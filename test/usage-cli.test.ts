@@ -158,3 +158,15 @@ t.test('usage errors', async (t) => {
     t.match(r.stderr, message);
   }
 });
+
+t.test('a run killed mid-write: the cut last line is a warning, the partial run counts, exit 0', async (t) => {
+  const text = runText({ turns: [[10, 0, 0, 1]] });
+  const cut = text.split('\n').slice(0, 4).join('\n') + '\n{"cache_creation_tokens":0,"cache_re';
+  const r = await usageRun(['--json', '--no-cost'], { stdin: cut });
+  t.equal(r.code, 0);
+  t.match(r.stderr, /<stdin>:5: warning: last line cut off \(no newline at end of input\): not valid JSON .*; not counted\n/);
+  t.match(r.stderr, /warning: no result event after line 4/);
+  t.match(r.stdout, /"kind":"total".*"input_tokens":10,/);
+  const bad = await usageRun(['--json', '--no-cost'], { stdin: `${text}not json\n` });
+  t.equal(bad.code, 1, 'a bad line inside the stream is still bad data');
+});

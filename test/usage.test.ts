@@ -226,7 +226,7 @@ function ours(jsonText: string): Oracle {
     if (l.kind === 'turn') {
       units[`turn:${l.thread_id}/${l.turn_id}`] = four(l);
       const m = (models[l.model as string] ??= [0, 0, 0, 0]);
-      four(l).forEach((v, i) => (m[i] += v));
+      four(l).forEach((v, i) => (m[i] = (m[i] ?? 0) + v));
     }
     if (l.kind === 'agent') units[`agent:${l.agent_id}`] = four(l);
   }
@@ -251,13 +251,14 @@ t.test('totals of every grouping equal the ungrouped totals', async (t) => {
   for (const by of combos) {
     const report = buildReport(units, { by, breakdown: true, calendar: new Calendar('UTC') });
     t.same([report.totals.main.sums, report.totals.subagents.sums, report.totals.all.sums], [base.main.sums, base.subagents.sums, base.all.sums], `--by ${by.join(',')}`);
-    const sum = [0n, 0n, 0n, 0n];
-    for (const row of report.rows.filter((r) => r.kind === 'row')) {
-      sum[0] += row.sums.input_tokens;
-      sum[1] += row.sums.cache_creation_tokens;
-      sum[2] += row.sums.cache_read_tokens;
-      sum[3] += row.sums.output_tokens;
+    let [i, w, r, o] = [0n, 0n, 0n, 0n];
+    for (const row of report.rows.filter((x) => x.kind === 'row')) {
+      i += row.sums.input_tokens;
+      w += row.sums.cache_creation_tokens;
+      r += row.sums.cache_read_tokens;
+      o += row.sums.output_tokens;
     }
+    const sum = [i, w, r, o];
     const all = base.all.sums;
     t.same(sum, [all.input_tokens, all.cache_creation_tokens, all.cache_read_tokens, all.output_tokens], `rows of --by ${by.join(',')} add up`);
     const models = report.rows.filter((r) => r.kind === 'model').reduce((s, r) => s + r.sums.output_tokens, 0n);

@@ -118,6 +118,12 @@ export class InputReader {
       },
       bad: (reason: string) => {
         const line = this.current!;
+        if (!line.terminated && line.oversizeBytes === undefined) {
+          // A producer killed mid-write leaves a cut last line (trap 11): a
+          // fact about the run, reported like the missing result, not bad data.
+          this.message(`${file}:${line.line}: warning: ${badLineMessage(line, reason)}; not counted`);
+          return;
+        }
         this.message(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
         if (policy.passInvalid && line.oversizeBytes === undefined) return;
         this.badLines++;

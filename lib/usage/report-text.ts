@@ -53,7 +53,7 @@ function humanCells(row: UsageRow, report: UsageReport, breakdown: boolean, nKey
     keyColumns(report.by).forEach(([field], i) => {
       const v = row.keys[i];
       if (field === 'run_id' && v === null) out.push('(no result)');
-      else out.push(v === null || v === '' ? '-' : escapeControls(v));
+      else out.push(v === null || v === undefined || v === '' ? '-' : escapeControls(v));
     });
   }
   out.push(row.kind === 'model' ? '' : escapeControls(row.agent));
@@ -85,7 +85,7 @@ export function renderText(report: UsageReport, options: TextOptions): string {
     const join = options.format === 'csv' ? (line: string[]) => line.map(csvCell).join(',') : (line: string[]) => line.map((v) => v.replace(/\t/g, ' ')).join('\t');
     return [header, ...body].map(join).join('\n') + '\n';
   }
-  const header = [...keyCols.map(([, h]) => h), 'AGENT', ...(breakdown ? ['MODEL'] : []), ...NUMBER_HEADERS, ...(report.priced ? ['COST'] : [])];
+  const header = [...keyCols.map(([, h]) => h), 'AGENT', ...(breakdown ? ['BY MODEL'] : []), ...NUMBER_HEADERS, ...(report.priced ? ['COST'] : [])];
   const rows = printedRows(report, true);
   const body = rows.map((row) => humanCells(row, report, breakdown, keyCols.length));
   const firstNumber = keyCols.length + 1 + (breakdown ? 1 : 0);

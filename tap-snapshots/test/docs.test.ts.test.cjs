@@ -867,55 +867,31 @@ Object {
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by day,model --breakdown --timezone UTC --csv examples/ 1`] = `
 Object {
-  "code": 0,
-  "command": "wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl",
-  "stderr": "",
-  "stdout": String(
-    MODEL            AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT  COST_USD
-    claude-sonnet-4  main           3       0  25000     680         4096       15288      61.2%  0.046994
-    claude-sonnet-4  subagents      0       1   3400     310            0        2048      60.2%  0.009320
-    total            main           3       0  25000     680         4096       15288      61.2%  0.046994
-    total            subagents      0       1   3400     310            0        2048      60.2%  0.009320
-    total            all            3       1  28400     990         4096       17336      61.0%  0.056315
+  "code": 1,
+  "command": "wuu-usage --by day,model --breakdown --timezone UTC --csv examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by turn examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage --by turn examples/run.jsonl",
-  "stderr": "",
   "stdout": String(
-    THREAD   RUN       TURN   MODEL            AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    th_7f3a  run_5d1c  tu_01  claude-sonnet-4  main           1       0   9800     420         4096        4096      41.8%
-    th_7f3a  run_5d1c  -      claude-sonnet-4  ag_01          0       1   3400     310            0        2048      60.2%
-    th_7f3a  run_5d1c  tu_02  claude-sonnet-4  main           1       0  11200      60            0        8192      73.1%
-    total    -         -      -                main           2       0  21000     480         4096       12288      58.5%
-    total    -         -      -                subagents      0       1   3400     310            0        2048      60.2%
-    total    -         -      -                all            2       1  24400     790         4096       14336      58.8%
-    
-  ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --csv --by model examples/run.jsonl examples/failed.jsonl examples/structured.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage --csv --by model examples/run.jsonl examples/failed.jsonl examples/structured.jsonl",
-  "stderr": "",
-  "stdout": String(
-    kind,model,agent,turns,agents,input_tokens,output_tokens,cache_creation_tokens,cache_read_tokens,cache_hit_ratio
-    row,claude-haiku-4,main,1,0,800,12,0,0,0
-    row,claude-sonnet-4,main,2,0,21000,480,4096,12288,0.585143
-    row,claude-sonnet-4,subagents,0,1,3400,310,0,2048,0.602353
-    row,gpt-5,main,1,0,3000,90,0,0,0
-    total,,main,4,0,24800,582,4096,12288,0.495484
-    total,,subagents,0,1,3400,310,0,2048,0.602353
-    total,,all,4,1,28200,892,4096,14336,0.508369
+    kind,day,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
+    row,2026-12-03,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
+    model,2026-12-03,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
+    row,2026-12-03,claude-sonnet-4,main,,3,0,25000,4096,15288,44384,680,0.344448449,0.1051464
+    model,2026-12-03,claude-sonnet-4,main,claude-sonnet-4,3,0,25000,4096,15288,44384,680,0.344448449,0.1051464
+    row,2026-12-03,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    model,2026-12-03,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    row,2026-12-03,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
+    model,2026-12-03,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    total,,,main,,5,0,28800,4096,15288,48184,782,0.317283745,
+    total,,,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    total,,,all,,5,1,32200,4096,17336,53632,1092,0.323239856,
     
   ),
 }
@@ -926,40 +902,74 @@ Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
   "stderr": "",
-  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"output_tokens\\":790,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"cache_hit_ratio\\":0.587541}\\n",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"output_tokens\\":790,\\"prompt_tokens\\":42832,\\"cache_hit_ratio\\":0.334703025,\\"cost_usd\\":0.1047108}\\n",
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl) 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --merge --table <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl) 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
+  "command": "wuu-usage --merge --table <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
   "stderr": "",
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    th_7f3a  run_5d1c  main           2       0  21000     480         4096       12288      58.5%
-    th_7f3a  run_5d1c  subagents      0       1   3400     310            0        2048      60.2%
-    th_e5f6  run_t7    main           1       0   4000     200            0        3000      75.0%
-    total    -         main           3       0  25000     680         4096       15288      61.2%
-    total    -         subagents      0       1   3400     310            0        2048      60.2%
-    total    -         all            3       1  28400     990         4096       17336      61.0%
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT   COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%  $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%  $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    TOTAL              main           3       0  25,000        4,096      15,288  44,384     680      34.4%  $0.11
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    TOTAL              all            3       1  28,400        4,096      17,336  49,832     990      34.8%  $0.12
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage examples/run.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --table --by turn examples/run.jsonl 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage examples/run.jsonl",
+  "command": "wuu-usage --table --by turn examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    th_7f3a  run_5d1c  main           2       0  21000     480         4096       12288      58.5%
-    th_7f3a  run_5d1c  subagents      0       1   3400     310            0        2048      60.2%
-    total    -         main           2       0  21000     480         4096       12288      58.5%
-    total    -         subagents      0       1   3400     310            0        2048      60.2%
-    total    -         all            2       1  24400     790         4096       14336      58.8%
+    THREAD   RUN       TURN   MODEL            AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT   COST
+    -------  --------  -----  ---------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    th_7f3a  run_5d1c  tu_01  claude-sonnet-4  main           1       0   9,800        4,096       4,096  17,992     420      22.8%  $0.05
+    th_7f3a  run_5d1c  -      claude-sonnet-4  ag_01          0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    th_7f3a  run_5d1c  tu_02  claude-sonnet-4  main           1       0  11,200            0       8,192  19,392      60      42.2%  $0.04
+    -------  --------  -----  ---------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    TOTAL                                      main           2       0  21,000        4,096      12,288  37,384     480      32.9%  $0.09
+    TOTAL                                      subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    TOTAL                                      all            2       1  24,400        4,096      14,336  42,832     790      33.5%  $0.10
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --table examples/ 1`] = `
+Object {
+  "code": 1,
+  "command": "wuu-usage --table examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": String(
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
     
   ),
 }
@@ -1009,6 +1019,20 @@ Object {
     the input ended without a result event (1 turn seen)
     
   ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > ls examples/*.jsonl | xargs -P4 -n 2 sh -c 'mkdir -p parts && wuu-usage --json "$@" > "$(mktemp parts/part.XXXXXX.jsonl)"' sh 1`] = `
+Object {
+  "code": 123,
+  "command": "ls examples/*.jsonl | xargs -P4 -n 2 sh -c 'mkdir -p parts && wuu-usage --json \\"$@\\" > \\"$(mktemp parts/part.XXXXXX.jsonl)\\"' sh",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": "",
 }
 `
 
@@ -1575,7 +1599,7 @@ Object {
       accumulate  replace streamed deltas with whole agent_message and tool_call events
       turns       one record per turn: status, message, tool calls, files, usage
       redact      remove secrets and private paths, keep the stream valid
-      usage       exact token usage per turn, run, model, file or day, with subagents apart
+      usage       token usage and cost per turn, run, model, file or day, subagents apart
       result      print the run's final message and exit with a status that mirrors the run
       check       validate a stream against the wire protocol and report every problem
       pretty      render the event stream for people: live terminal text or a Markdown transcript
@@ -1726,36 +1750,27 @@ Object {
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by day,model --since 2026-01-01 --until 2026-12-31 --timezone UTC --csv examples/ 1`] = `
 Object {
-  "code": 0,
-  "command": "wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl",
-  "stderr": "",
-  "stdout": String(
-    MODEL            AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT  COST_USD
-    claude-sonnet-4  main           3       0  25000     680         4096       15288      61.2%  0.046994
-    claude-sonnet-4  subagents      0       1   3400     310            0        2048      60.2%  0.009320
-    total            main           3       0  25000     680         4096       15288      61.2%  0.046994
-    total            subagents      0       1   3400     310            0        2048      60.2%  0.009320
-    total            all            3       1  28400     990         4096       17336      61.0%  0.056315
+  "code": 1,
+  "command": "wuu-usage --by day,model --since 2026-01-01 --until 2026-12-31 --timezone UTC --csv examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by turn examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage --by turn examples/run.jsonl",
-  "stderr": "",
   "stdout": String(
-    THREAD   RUN       TURN   MODEL            AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    th_7f3a  run_5d1c  tu_01  claude-sonnet-4  main           1       0   9800     420         4096        4096      41.8%
-    th_7f3a  run_5d1c  -      claude-sonnet-4  ag_01          0       1   3400     310            0        2048      60.2%
-    th_7f3a  run_5d1c  tu_02  claude-sonnet-4  main           1       0  11200      60            0        8192      73.1%
-    total    -         -      -                main           2       0  21000     480         4096       12288      58.5%
-    total    -         -      -                subagents      0       1   3400     310            0        2048      60.2%
-    total    -         -      -                all            2       1  24400     790         4096       14336      58.8%
+    kind,day,model,agent,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
+    row,2026-12-03,claude-haiku-4,main,1,0,800,0,0,800,12,0,
+    row,2026-12-03,claude-sonnet-4,main,3,0,25000,4096,15288,44384,680,0.344448449,0.1051464
+    row,2026-12-03,claude-sonnet-4,subagents,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    row,2026-12-03,gpt-5,main,1,0,3000,0,0,3000,90,0,0.00465
+    total,,,main,5,0,28800,4096,15288,48184,782,0.317283745,
+    total,,,subagents,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    total,,,all,5,1,32200,4096,17336,53632,1092,0.323239856,
     
   ),
 }
@@ -1766,42 +1781,111 @@ Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
   "stderr": "",
-  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"output_tokens\\":790,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"cache_hit_ratio\\":0.587541}\\n",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"output_tokens\\":790,\\"prompt_tokens\\":42832,\\"cache_hit_ratio\\":0.334703025,\\"cost_usd\\":0.1047108}\\n",
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --markdown --by model examples/run.jsonl examples/failed.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --merge --table parts/ 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --markdown --by model examples/run.jsonl examples/failed.jsonl",
-  "stderr": "",
+  "command": "wuu-usage --merge --table parts/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/run.jsonl:3; counted once
+    wuu-usage: examples/killed.jsonl:20: warning: subagent ag_01 already seen at examples/run.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
   "stdout": String(
-    | MODEL | AGENT | TURNS | AGENTS | INPUT | OUTPUT | CACHE_WRITE | CACHE_READ | CACHE_HIT |
-    |---|---|---:|---:|---:|---:|---:|---:|---:|
-    | claude-sonnet-4 | main | 2 | 0 | 21000 | 480 | 4096 | 12288 | 58.5% |
-    | claude-sonnet-4 | subagents | 0 | 1 | 3400 | 310 | 0 | 2048 | 60.2% |
-    | gpt-5 | main | 1 | 0 | 3000 | 90 | 0 | 0 | 0.0% |
-    | total | main | 3 | 0 | 24000 | 570 | 4096 | 12288 | 51.2% |
-    | total | subagents | 0 | 1 | 3400 | 310 | 0 | 2048 | 60.2% |
-    | total | all | 3 | 1 | 27400 | 880 | 4096 | 14336 | 52.3% |
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl) 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --pricing examples/pricing.json --markdown --by thread examples/run.jsonl 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
+  "command": "wuu-usage --pricing examples/pricing.json --markdown --by thread examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    th_7f3a  run_5d1c  main           2       0  21000     480         4096       12288      58.5%
-    th_7f3a  run_5d1c  subagents      0       1   3400     310            0        2048      60.2%
-    th_e5f6  run_t7    main           1       0   4000     200            0        3000      75.0%
-    total    -         main           3       0  25000     680         4096       15288      61.2%
-    total    -         subagents      0       1   3400     310            0        2048      60.2%
-    total    -         all            3       1  28400     990         4096       17336      61.0%
+    | THREAD | AGENT | TURNS | AGENTS | INPUT | CACHE WRITE | CACHE READ | PROMPT | OUTPUT | CACHE HIT | COST |
+    |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+    | th\\\\_7f3a | main | 2 | 0 | 21,000 | 4,096 | 12,288 | 37,384 | 480 | 32.9% | $0.09 |
+    | th\\\\_7f3a | subagents | 0 | 1 | 3,400 | 0 | 2,048 | 5,448 | 310 | 37.6% | $0.02 |
+    | TOTAL | main | 2 | 0 | 21,000 | 4,096 | 12,288 | 37,384 | 480 | 32.9% | $0.09 |
+    | TOTAL | subagents | 0 | 1 | 3,400 | 0 | 2,048 | 5,448 | 310 | 37.6% | $0.02 |
+    | TOTAL | all | 2 | 1 | 24,400 | 4,096 | 14,336 | 42,832 | 790 | 33.5% | $0.10 |
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --table --by model --breakdown examples/ 1`] = `
+Object {
+  "code": 1,
+  "command": "wuu-usage --table --by model --breakdown examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": String(
+    MODEL            AGENT      BY MODEL           TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    ---------------  ---------  -----------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    claude-haiku-4   main                              1       0     800            0           0     800      12       0.0%  unknown
+                                └ claude-haiku-4       1       0     800            0           0     800      12       0.0%  unknown
+    claude-sonnet-4  main                              3       0  25,000        4,096      15,288  44,384     680      34.4%    $0.11
+                                └ claude-sonnet-4      3       0  25,000        4,096      15,288  44,384     680      34.4%    $0.11
+    claude-sonnet-4  subagents                         0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+                                └ claude-sonnet-4      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    gpt-5            main                              1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+                                └ gpt-5                1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    ---------------  ---------  -----------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL            main                              5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL            subagents                         0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL            all                               5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --table examples/ 1`] = `
+Object {
+  "code": 1,
+  "command": "wuu-usage --table examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": String(
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
     
   ),
 }
@@ -1815,36 +1899,20 @@ Object {
     wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 (thread th_7f3a) already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    th_9b21  run_77aa  main           1       0   3000      90            0           0       0.0%
-    th_7f3a  run_5d1c  main           2       0  21000     480         4096       12288      58.5%
-    th_7f3a  run_5d1c  subagents      0       1   3400     310            0        2048      60.2%
-    th_c4d0  run_s9    main           1       0    800      12            0           0       0.0%
-    th_e5f6  run_t7    main           1       0   4000     200            0        3000      75.0%
-    total    -         main           5       0  28800     782         4096       15288      53.1%
-    total    -         subagents      0       1   3400     310            0        2048      60.2%
-    total    -         all            5       1  32200    1092         4096       17336      53.8%
-    
-  ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage examples/run.jsonl",
-  "stderr": "",
-  "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    th_7f3a  run_5d1c  main           2       0  21000     480         4096       12288      58.5%
-    th_7f3a  run_5d1c  subagents      0       1   3400     310            0        2048      60.2%
-    total    -         main           2       0  21000     480         4096       12288      58.5%
-    total    -         subagents      0       1   3400     310            0        2048      60.2%
-    total    -         all            2       1  24400     790         4096       14336      58.8%
+    kind\\tthread_id\\trun_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
+    row\\tth_9b21\\trun_77aa\\tmain\\t1\\t0\\t3000\\t0\\t0\\t3000\\t90\\t0\\t0.00465
+    row\\tth_7f3a\\trun_5d1c\\tmain\\t2\\t0\\t21000\\t4096\\t12288\\t37384\\t480\\t0.328696768\\t0.0892464
+    row\\tth_7f3a\\trun_5d1c\\tsubagents\\t0\\t1\\t3400\\t0\\t2048\\t5448\\t310\\t0.375917767\\t0.0154644
+    row\\tth_c4d0\\trun_s9\\tmain\\t1\\t0\\t800\\t0\\t0\\t800\\t12\\t0\\t
+    row\\tth_e5f6\\trun_t7\\tmain\\t1\\t0\\t4000\\t0\\t3000\\t7000\\t200\\t0.428571428\\t0.0159
+    total\\t\\t\\tmain\\t5\\t0\\t28800\\t4096\\t15288\\t48184\\t782\\t0.317283745\\t
+    total\\t\\t\\tsubagents\\t0\\t1\\t3400\\t0\\t2048\\t5448\\t310\\t0.375917767\\t0.0154644
+    total\\t\\t\\tall\\t5\\t1\\t32200\\t4096\\t17336\\t53632\\t1092\\t0.323239856\\t
     
   ),
 }
