@@ -867,12 +867,12 @@ Object {
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by day,model --breakdown --timezone UTC --csv examples/ 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by thread,model --breakdown --csv examples/ 1`] = `
 Object {
-  "code": 1,
-  "command": "wuu-usage --by day,model --breakdown --timezone UTC --csv examples/",
+  "code": 0,
+  "command": "wuu-usage --by thread,model --breakdown --csv examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
     wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
@@ -880,15 +880,17 @@ Object {
     
   ),
   "stdout": String(
-    kind,day,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
-    row,2026-12-03,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
-    model,2026-12-03,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
-    row,2026-12-03,claude-sonnet-4,main,,3,0,25000,4096,15288,44384,680,0.344448449,0.1051464
-    model,2026-12-03,claude-sonnet-4,main,claude-sonnet-4,3,0,25000,4096,15288,44384,680,0.344448449,0.1051464
-    row,2026-12-03,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    model,2026-12-03,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    row,2026-12-03,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
-    model,2026-12-03,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
+    row,th_9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
+    model,th_9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    row,th_7f3a,claude-sonnet-4,main,,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    model,th_7f3a,claude-sonnet-4,main,claude-sonnet-4,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    row,th_7f3a,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    model,th_7f3a,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    row,th_c4d0,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
+    model,th_c4d0,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
+    row,th_e5f6,claude-sonnet-4,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    model,th_e5f6,claude-sonnet-4,main,claude-sonnet-4,1,0,4000,0,3000,7000,200,0.428571428,0.0159
     total,,,main,,5,0,28800,4096,15288,48184,782,0.317283745,
     total,,,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
     total,,,all,,5,1,32200,4096,17336,53632,1092,0.323239856,
@@ -948,10 +950,10 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --table examples/ 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-usage --table examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
     wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
@@ -1024,10 +1026,10 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > ls examples/*.jsonl | xargs -P4 -n 2 sh -c 'mkdir -p parts && wuu-usage --json "$@" > "$(mktemp parts/part.XXXXXX.jsonl)"' sh 1`] = `
 Object {
-  "code": 123,
+  "code": 0,
   "command": "ls examples/*.jsonl | xargs -P4 -n 2 sh -c 'mkdir -p parts && wuu-usage --json \\"$@\\" > \\"$(mktemp parts/part.XXXXXX.jsonl)\\"' sh",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
@@ -1750,12 +1752,12 @@ Object {
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by day,model --since 2026-01-01 --until 2026-12-31 --timezone UTC --csv examples/ 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by thread,model --breakdown --csv examples/ 1`] = `
 Object {
-  "code": 1,
-  "command": "wuu-usage --by day,model --since 2026-01-01 --until 2026-12-31 --timezone UTC --csv examples/",
+  "code": 0,
+  "command": "wuu-usage --by thread,model --breakdown --csv examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
     wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
@@ -1763,14 +1765,20 @@ Object {
     
   ),
   "stdout": String(
-    kind,day,model,agent,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
-    row,2026-12-03,claude-haiku-4,main,1,0,800,0,0,800,12,0,
-    row,2026-12-03,claude-sonnet-4,main,3,0,25000,4096,15288,44384,680,0.344448449,0.1051464
-    row,2026-12-03,claude-sonnet-4,subagents,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    row,2026-12-03,gpt-5,main,1,0,3000,0,0,3000,90,0,0.00465
-    total,,,main,5,0,28800,4096,15288,48184,782,0.317283745,
-    total,,,subagents,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    total,,,all,5,1,32200,4096,17336,53632,1092,0.323239856,
+    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
+    row,th_9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
+    model,th_9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    row,th_7f3a,claude-sonnet-4,main,,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    model,th_7f3a,claude-sonnet-4,main,claude-sonnet-4,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    row,th_7f3a,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    model,th_7f3a,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    row,th_c4d0,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
+    model,th_c4d0,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
+    row,th_e5f6,claude-sonnet-4,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    model,th_e5f6,claude-sonnet-4,main,claude-sonnet-4,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    total,,,main,,5,0,28800,4096,15288,48184,782,0.317283745,
+    total,,,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    total,,,all,,5,1,32200,4096,17336,53632,1092,0.323239856,
     
   ),
 }
@@ -1790,8 +1798,8 @@ Object {
   "code": 0,
   "command": "wuu-usage --merge --table parts/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/run.jsonl:3; counted once
-    wuu-usage: examples/killed.jsonl:20: warning: subagent ag_01 already seen at examples/run.jsonl:20; counted once
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
     wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
@@ -1832,10 +1840,10 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --table --by model --breakdown examples/ 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-usage --table --by model --breakdown examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
     wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
@@ -1864,10 +1872,10 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --table examples/ 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-usage --table examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
     wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
@@ -1893,10 +1901,10 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage examples/ 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-usage examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
     wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
     wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
