@@ -121,3 +121,24 @@ t.test('--pricing overrides the built-in price; unknown models warn once, never 
   t.equal(r.stderr.match(/no price for model/g)?.length, 1, 'one warning');
   t.match(r.stderr, 'wuu-usage: warning: no price for model openai/no-such-model-xyz');
 });
+
+t.test('prices tiered by prompt size are exact and agree with calcPrice on both sides of the tier', async (t) => {
+  const { Pricer } = await import('../lib/usage/prices.js');
+  const pricer = new Pricer();
+  for (const [provider, model] of [
+    ['anthropic', 'claude-sonnet-4-5'],
+    ['google', 'gemini-2.5-pro'],
+    ['openai', 'gpt-5'],
+  ] as const) {
+    for (const [input, write, read, output] of [
+      [1000, 0, 0, 10],
+      [150_000, 20_000, 60_000, 900],
+      [300_000, 50_000, 100_000, 10],
+    ]) {
+      const unit = { kind: 'turn', provider, model, input_tokens: BigInt(input), cache_creation_tokens: BigInt(write), cache_read_tokens: BigInt(read), output_tokens: BigInt(output) } as Parameters<typeof pricer.cost>[0];
+      const ours = Number(pricer.cost(unit)) / 1e15;
+      const lib = calcPrice({ input_tokens: input + write + read, cache_write_tokens: write, cache_read_tokens: read, output_tokens: output }, model, { providerId: provider })!.total_price;
+      t.ok(Math.abs(ours - lib) < 1e-12, `${model} prompt ${input + write + read}: ${ours} = ${lib}`);
+    }
+  }
+});

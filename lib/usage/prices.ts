@@ -25,10 +25,37 @@ import type { Tokens, UsageUnit } from './types.js';
 
 /** Rates in nano-dollars per million tokens (so rate x tokens is femto-dollars). */
 export interface Rates {
-  input: bigint;
-  output: bigint;
-  cache_write: bigint;
-  cache_read: bigint;
+  input: Rate;
+  output: Rate;
+  cache_write: Rate;
+  cache_read: Rate;
+}
+
+/** A rate, or rates tiered by the prompt size: `price` applies once the prompt exceeds `start` tokens. */
+export type Rate = bigint | { base: bigint; tiers: Array<{ start: bigint; price: bigint }> };
+
+function isTiered(v: unknown): v is { base: number; tiers: Array<{ start: number; price: number }> } {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = v as { base?: unknown; tiers?: unknown };
+  return typeof t.base === 'number' && Array.isArray(t.tiers) && t.tiers.every((x: { start?: unknown; price?: unknown }) => typeof x.start === 'number' && typeof x.price === 'number');
+}
+
+function toRate(v: unknown): Rate {
+  if (typeof v === 'number') return nanoOf(v);
+  if (isTiered(v)) {
+    const tiers = v.tiers.map((x) => ({ start: BigInt(Math.floor(x.start)), price: nanoOf(x.price) }));
+    tiers.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+    return { base: nanoOf(v.base), tiers };
+  }
+  return 0n;
+}
+
+/** The rate for a prompt of `prompt` tokens (the library's rule: the last tier whose start it exceeds). */
+function rateFor(rate: Rate, prompt: bigint): bigint {
+  if (typeof rate === 'bigint') return rate;
+  let price = rate.base;
+  for (const tier of rate.tiers) if (prompt > tier.start) price = tier.price;
+  return price;
 }
 
 /** A --pricing file: rates by `model` or `provider/model`. */
@@ -78,7 +105,13 @@ export function parsePricing(text: string): Map<string, Rates> {
 
 /** The cost of tokens at plain rates, in femto-dollars. */
 export function costAtRates(t: Tokens, r: Rates): bigint {
-  return t.input_tokens * r.input + t.cache_creation_tokens * r.cache_write + t.cache_read_tokens * r.cache_read + t.output_tokens * r.output;
+  const prompt = t.input_tokens + t.cache_creation_tokens + t.cache_read_tokens;
+  return (
+    t.input_tokens * rateFor(r.input, prompt) +
+    t.cache_creation_tokens * rateFor(r.cache_write, prompt) +
+    t.cache_read_tokens * rateFor(r.cache_read, prompt) +
+    t.output_tokens * rateFor(r.output, prompt)
+  );
 }
 
 type GenaiPrices = typeof import('@pydantic/genai-prices');
@@ -97,8 +130,6 @@ type Route =
   | { kind: 'none' };
 
 /** The token kinds of the library's standard pricing that a wuu turn can use. */
-const LINEAR_KEYS = new Set(['input_mtok', 'output_mtok', 'cache_write_mtok', 'cache_read_mtok']);
-
 /** The library's usage object for a turn: its input_tokens is the whole prompt. */
 export function libraryUsage(t: Tokens): { input_tokens: number; cache_write_tokens: number; cache_read_tokens: number; output_tokens: number } {
   return {
@@ -131,7 +162,7 @@ export class Pricer {
       return null;
     }
     if (route.kind === 'rates') return costAtRates(unit, route.rates);
-    const result = library().calcPrice(libraryUsage(unit), route.model, route.providerId === undefined ? {} : { providerId: route.providerId });
+    const result = safeCalc(library(), libraryUsage(unit), route.model, route.providerId);
     if (result === null) return null;
     return BigInt(Math.round(result.total_price * 1e9)) * 1_000_000n;
   }
@@ -161,24 +192,19 @@ export class Pricer {
     }
     if (found === null) return { kind: 'none' };
     const source = `${found.provider.id}/${found.model.id}`;
-    const prices = found.model_price;
-    const linear = !Array.isArray(found.model.prices) && Object.entries(prices).every(([k, v]) => v === undefined || (typeof v === 'number' && (LINEAR_KEYS.has(k) || !k.startsWith('request'))));
-    const num = (k: string) => {
-      const v = prices[k];
-      return typeof v === 'number' ? v : undefined;
-    };
-    const input = num('input_mtok');
-    if (linear && input !== undefined) {
+    // The price in force now (calcPrice resolved any date constraint): plain
+    // rates, or rates tiered by the prompt size, are computed exactly here;
+    // anything else (per-request fees) is left to the library, turn by turn.
+    const prices = found.model_price as Record<string, unknown>;
+    const plain = Object.entries(prices).every(([k, v]) => v === undefined || (k.startsWith('request') ? false : typeof v === 'number' || isTiered(v)));
+    const input = prices.input_mtok;
+    if (plain && input !== undefined) {
+      const rate = (k: string, fallback: unknown) => toRate(prices[k] ?? fallback);
       return {
         kind: 'rates',
         source,
-        rates: {
-          input: nanoOf(input),
-          output: nanoOf(num('output_mtok') ?? 0),
-          // The library charges an unpriced cache partition at the input rate.
-          cache_write: nanoOf(num('cache_write_mtok') ?? input),
-          cache_read: nanoOf(num('cache_read_mtok') ?? input),
-        },
+        // The library charges an unpriced cache partition at the input rate.
+        rates: { input: toRate(input), output: rate('output_mtok', 0), cache_write: rate('cache_write_mtok', input), cache_read: rate('cache_read_mtok', input) },
       };
     }
     return { kind: 'library', model, providerId, source };

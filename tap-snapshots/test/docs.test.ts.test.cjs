@@ -1024,13 +1024,15 @@ Object {
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > ls examples/*.jsonl | xargs -P4 -n 2 sh -c 'mkdir -p parts && wuu-usage --json "$@" > "$(mktemp parts/part.XXXXXX.jsonl)"' sh 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > ls examples/*.jsonl | xargs -P4 -n 50 sh -c 'mkdir -p parts && wuu-usage --json "$@" > "$(mktemp parts/part.XXXXXX.jsonl)"' sh 1`] = `
 Object {
   "code": 0,
-  "command": "ls examples/*.jsonl | xargs -P4 -n 2 sh -c 'mkdir -p parts && wuu-usage --json \\"$@\\" > \\"$(mktemp parts/part.XXXXXX.jsonl)\\"' sh",
+  "command": "ls examples/*.jsonl | xargs -P4 -n 50 sh -c 'mkdir -p parts && wuu-usage --json \\"$@\\" > \\"$(mktemp parts/part.XXXXXX.jsonl)\\"' sh",
   "stderr": String(
     wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
     wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
     wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
@@ -1797,12 +1799,7 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --merge --tabl
 Object {
   "code": 0,
   "command": "wuu-usage --merge --table parts/",
-  "stderr": String(
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
-    
-  ),
+  "stderr": "wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)\\n",
   "stdout": String(
     THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
     -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
