@@ -60,8 +60,9 @@ SIGINT/SIGTERM/SIGHUP: the totals read so far are printed, then exit 128+N.
 Examples:
   wuu-usage examples/
   wuu-usage --by day,model --breakdown --since 2026-01-01 runs/
-  ls runs/*.jsonl | xargs -P4 -n 50 sh -c 'wuu-usage --json "$@" \\
-      > parts/$$.json' sh && wuu-usage --merge parts/`,
+  mkdir parts; ls runs/*.jsonl | xargs -P4 -n 50 sh -c \\
+      'wuu-usage --json "$@" > "$(mktemp parts/XXXXXX.jsonl)"' sh
+  wuu-usage --merge parts/`,
   flags: {
     string: ['by', 'pricing', 'jobs', 'color', 'since', 'until', 'timezone'],
     boolean: ['json', 'csv', 'tsv', 'markdown', 'table', 'merge', 'breakdown', 'cost'],

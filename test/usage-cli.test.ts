@@ -170,3 +170,45 @@ t.test('a run killed mid-write: the cut last line is a warning, the partial run 
   const bad = await usageRun(['--json', '--no-cost'], { stdin: `${text}not json\n` });
   t.equal(bad.code, 1, 'a bad line inside the stream is still bad data');
 });
+
+t.test('inputs: .gz, unreadable files, oversize lines, --strict, --pass-invalid, Markdown', async (t) => {
+  const { zlib } = await import('./usage-gen.js');
+  const dir = tmpDir();
+  const text = runText({ turns: [[10, 1, 2, 3]] });
+  fs.writeFileSync(path.join(dir, 'a.jsonl.gz'), zlib.gzipSync(text));
+  const gz = await usageRun(['--json', '--no-cost', '-j', '1', path.join(dir, 'a.jsonl.gz')]);
+  t.match(gz.stdout, /"kind":"total".*"input_tokens":10,/, '.gz is read');
+  const missing = await usageRun(['--no-cost', '-j', '1', path.join(dir, 'a.jsonl.gz'), path.join(dir, 'nope.jsonl')]);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /nope\.jsonl: No such file or directory/);
+  t.match(missing.stdout, /\t10\t/, 'the other inputs are still read');
+  const big = `${text}{"delta":"${'x'.repeat(300)}","thread_id":"th_1","turn_id":"t","type":"agent_message_delta"}\nnot json\n`;
+  const lax = await usageRun(['--json', '--no-cost', '--max-line-bytes', '200'], { stdin: big });
+  t.equal(lax.code, 1);
+  t.match(lax.stderr, /<stdin>:\d+: line of \d+ bytes exceeds --max-line-bytes 200; dropped/);
+  t.match(lax.stderr, /<stdin>:\d+: not valid JSON/);
+  t.match(lax.stdout, /"kind":"total"/);
+  const strict = await usageRun(['--json', '--no-cost', '--strict'], { stdin: `${text}not json\n${text}` });
+  t.equal(strict.code, 1);
+  t.equal(strict.stdout, '', '--strict stops everything');
+  const pass = await usageRun(['--json', '--no-cost', '--pass-invalid'], { stdin: `${text}not json\n` });
+  t.equal(pass.code, 0, '--pass-invalid: reported, not counted against the status');
+  t.match(pass.stderr, /not valid JSON/);
+  const md = await usageRun(['--markdown', '--no-cost', '--by', 'thread'], { stdin: runText({ thread: 'a|b*c', turns: [[1, 0, 0, 1]] }) });
+  t.match(md.stdout, /^\| THREAD \| AGENT \| TURNS/);
+  t.match(md.stdout, /\| a\\\|b\\\*c \| main \|/);
+  const crlf = await usageRun(['--json', '--no-cost'], { stdin: text.replace(/\n/g, '\r\n') });
+  t.match(crlf.stdout, /"kind":"total".*"input_tokens":10,/, 'CRLF lines take the general path');
+});
+
+t.test('the --merge core for programmatic use reports bad lines through the runner policy', async (t) => {
+  const { createUsageMerge } = await import('../lib/usage/merge.js');
+  const { LineRecord } = await import('../lib/jsonl.js');
+  const core = createUsageMerge({ format: 'json', noCost: true });
+  const whole = await usageRun(['--json', '--no-cost'], { stdin: runText({ turns: [[5, 0, 0, 1]] }) });
+  let out = '';
+  whole.stdout.trim().split('\n').forEach((l, i) => core.push(new LineRecord(Buffer.from(l), 'p', i + 1), () => {}));
+  t.throws(() => core.push(new LineRecord(Buffer.from('{"kind":"x"}'), 'p', 9), () => {}), /kind "x"/);
+  core.end?.((o) => (out += o));
+  t.equal(out, whole.stdout);
+});
