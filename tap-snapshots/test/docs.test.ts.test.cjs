@@ -7,9 +7,9 @@
 'use strict'
 exports[`test/docs.test.ts > TAP > man/wuu-accumulate.1 EXAMPLES > wuu-accumulate --check examples/run.jsonl > /dev/null 1`] = `
 Object {
-  "code": 0,
+  "code": 1,
   "command": "wuu-accumulate --check examples/run.jsonl > /dev/null",
-  "stderr": "",
+  "stderr": "wuu-accumulate: examples/run.jsonl:37: turn \\"tu_01\\" of thread \\"th_7f3a\\": the deltas (25 bytes) are only a prefix of agent_message_final (73 bytes)\\n",
   "stdout": "",
 }
 `
@@ -18,11 +18,10 @@ exports[`test/docs.test.ts > TAP > man/wuu-accumulate.1 EXAMPLES > wuu-accumulat
 Object {
   "code": 1,
   "command": "wuu-accumulate --max-output-bytes 16 examples/killed.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .status, .output, .output_truncated_bytes]'",
-  "stderr": "wuu-accumulate: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stderr": "wuu-accumulate: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
   "stdout": String(
-    ["20261202-233000-e1d2-turn-0001-item-3","completed","{\\\\"contents.sql\\\\"}",86]
-    ["20261202-233000-e1d2-turn-0001-item-5","completed","migrated code 0\\\\n",27]
-    ["20261202-233000-e1d2-turn-0001-item-7","incomplete","seeding 0 rows)\\\\n",19]
+    ["it_01","completed","> shop@1ed\\\\ndone\\\\n",90]
+    ["it_02","incomplete","",0]
     
   ),
 }
@@ -34,12 +33,10 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .name, .status, .output_bytes]'",
   "stderr": "",
   "stdout": String(
-    ["20261202-231501-7f3a-turn-0001-item-3","bash","completed",68]
-    ["agent-7e21-turn-0001-item-2","grep","completed",32]
-    ["20261202-231501-7f3a-turn-0001-item-5","read_file","completed",107]
-    ["20261202-231501-7f3a-turn-0001-item-7","edit_file","completed",170]
-    ["20261202-231501-7f3a-turn-0001-item-9","bash","completed",38]
-    ["20261202-231501-7f3a-turn-0002-item-3","bash","completed",17]
+    ["it_01","bash","completed",106]
+    ["it_02","read_file","completed",130]
+    ["it_04","edit_file","completed",35]
+    ["it_05","bash","completed",17]
     
   ),
 }
@@ -51,8 +48,8 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -r 'select(.type == \\"agent_message\\") | .message'",
   "stderr": "",
   "stdout": String(
-    I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.
-    The build finished. Running the tests again. All 42 tests pass now.
+    I'll run the tests first. The cart capped items at 3; I raised the limit.
+    All 42 tests pass now.
     
   ),
 }
@@ -69,9 +66,9 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check --json examples/killed.jsonl | jq -r .rule 1`] = `
 Object {
-  "code": 0,
+  "code": 1,
   "command": "wuu-check --json examples/killed.jsonl | jq -r .rule",
-  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
   "stdout": String(
     cut-line
     missing-result
@@ -82,12 +79,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check examples 1`] = `
 Object {
-  "code": 0,
+  "code": 1,
   "command": "wuu-check examples",
-  "stderr": "wuu-check: checked 7 files: 0 errors, 2 warnings\\n",
+  "stderr": "wuu-check: checked 5 files: 2 errors, 0 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -95,12 +92,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check examples/killed.jsonl 1`] = `
 Object {
-  "code": 0,
+  "code": 1,
   "command": "wuu-check examples/killed.jsonl",
-  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -124,23 +121,27 @@ Object {
     session_configured\\t1
     thread_started\\t1
     turn_started\\t2
+    provider_state\\t1
     request_context\\t1
-    provider_state\\t3
     todo_updated\\t2
-    agent_message_delta\\t7
-    tool_started\\t6
+    agent_message_delta\\t5
+    tool_started\\t5
     command_started\\t3
-    tool_output_delta\\t6
-    command_output_delta\\t3
-    tool_completed\\t6
-    command_completed\\t3
-    usage_updated\\t5
+    tool_output_delta\\t7
+    command_output_delta\\t4
+    tool_completed\\t4
+    command_completed\\t2
     subagent_started\\t1
-    turn_completed\\t3
-    subagent_completed\\t1
+    subagent_updated\\t1
+    tool_removed\\t1
+    command_removed\\t1
     file_changed\\t1
+    subagent_completed\\t1
+    usage_updated\\t3
+    agent_message_final\\t1
+    turn_completed\\t2
     result\\t1
-    total\\t56
+    total\\t51
     
   ),
 }
@@ -151,18 +152,14 @@ Object {
   "code": 0,
   "command": "wuu-filter --turn tu_02 --keep-result tool examples/run.jsonl",
   "stderr": "",
-  "stdout": "{\\"final_message\\":\\"The build finished. Running the tests again. All 42 tests pass now.\\",\\"run_id\\":\\"run-20261202-231501-7f3a\\",\\"status\\":\\"completed\\",\\"thread_id\\":\\"20261202-231501-7f3a\\",\\"trace_path\\":\\"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl\\",\\"turn_id\\":\\"20261202-231501-7f3a-turn-0002\\",\\"type\\":\\"result\\"}\\n",
-}
-`
-
-exports[`test/docs.test.ts > TAP > man/wuu-filter.1 EXAMPLES > wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl",
-  "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
     {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
+    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
+    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
     
   ),
 }
@@ -174,9 +171,9 @@ Object {
   "command": "wuu-filter --where '$.name==bash' tool_started examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
     
   ),
 }
@@ -188,51 +185,49 @@ Object {
   "command": "wuu-filter -v diag message examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4-5","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-5","provider":"anthropic","thread_id":"20261202-231501-7f3a","type":"thread_started"}
-    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_started"}
-    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the cart total","status":"pending"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":1800,"output_tokens":95,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
-    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":0,"output_tokens":0,"parent_id":"20261202-231501-7f3a","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_started"}
-    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":300,"output_tokens":12,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
-    {"arguments":"{\\\\"pattern\\\\":\\\\"total(\\\\",\\\\"path\\\\":\\\\"src\\\\"}","item_id":"agent-7e21-turn-0001-item-2","name":"grep","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_started"}
-    {"delta":"src/checkout.js:18\\\\nsrc/api.js:7\\\\n","item_id":"agent-7e21-turn-0001-item-2","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"agent-7e21-turn-0001-item-2","name":"grep","status":"completed","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_completed"}
-    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
-    {"awaiting_auto_continuation":false,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","trace_path":"/home/alice/.wuu/sessions/agent-7e21/session-trace.jsonl","turn_id":"agent-7e21-turn-0001","type":"turn_completed"}
-    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":1000,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":420,"output_tokens":38,"parent_id":"20261202-231501-7f3a","result":"total() is called from src/checkout.js:18 and src/api.js:7.","result_bytes":59,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_completed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"delta":"{\\\\"content\\\\":\\\\"export function total(items) {\\\\\\\\n  return items.slice(0, -1).length;\\\\\\\\n}\\\\\\\\n\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old_string\\\\":\\\\"items.slice(0, -1).length\\\\",\\\\"new_string\\\\":\\\\"items.length\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"delta":"{\\\\"action\\\\":\\\\"edit\\\\",\\\\"new_file_sha\\\\":\\\\"sha256:b71c0e55\\\\",\\\\"old_file_sha\\\\":\\\\"sha256:4d9a6f02\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"workspace_revision\\\\":\\\\"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"action":"edit","item_id":"20261202-231501-7f3a-turn-0001-item-7","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","thread_id":"20261202-231501-7f3a","tool_name":"edit_file","turn_id":"20261202-231501-7f3a-turn-0001","type":"file_changed","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
-    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the cart total","status":"completed"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
-    {"awaiting_auto_continuation":true,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_completed"}
-    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
-    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"usage_updated"}
-    {"awaiting_auto_continuation":false,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_completed"}
-    {"final_message":"The build finished. Running the tests again. All 42 tests pass now.","run_id":"run-20261202-231501-7f3a","status":"completed","thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"result"}
+    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto","network":false},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_7f3a","type":"thread_started"}
+    {"thread_id":"th_7f3a","turn_id":"tu_01","type":"turn_started"}
+    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the failing cart test","status":"pending"}]},"turn_id":"tu_01","type":"todo_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_completed"}
+    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Locate the cart module and its tests","error":"","input_tokens":0,"output_tokens":0,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_started"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"it_02","name":"read_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"delta":"export function add(cart, item) {\\\\n  if (cart.items.length \\\\u003e 2) return cart;\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"delta":"  return { ...cart, items: [...cart.items, item] };\\\\n}\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"error":"","item_id":"it_02","name":"read_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":1024,"description":"Locate the cart module and its tests","error":"","input_tokens":2100,"output_tokens":150,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"item_id":"it_03","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_removed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_removed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old\\\\":\\\\"\\\\u003e 2\\\\",\\\\"new\\\\":\\\\"\\\\u003e 99\\\\"}","item_id":"it_04","name":"edit_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"delta":"Edited src/cart.js (1 replacement)\\\\n","item_id":"it_04","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"error":"","item_id":"it_04","name":"edit_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"action":"modify","item_id":"it_04","new_file_sha":"89e6c98d92887913cadf06b2adb97f26cde4849b","old_file_sha":"3f786850e387550fdab836ed7e6dc881de23001b","path":"/home/alice/src/shop/src/cart.js","thread_id":"th_7f3a","tool_name":"edit_file","turn_id":"tu_01","type":"file_changed","workspace_revision":2}
+    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":2048,"description":"Locate the cart module and its tests","error":"","input_tokens":3400,"output_tokens":310,"parent_id":"","result":"Cart logic lives in src/cart.js; tests in test/cart.test.js.","result_bytes":58,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_completed"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":5200,"output_tokens":180,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
+    {"awaiting_auto_continuation":true,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_01","type":"turn_completed"}
+    {"thread_id":"th_7f3a","turn_id":"tu_02","type":"turn_started"}
+    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the failing cart test","status":"completed"}]},"turn_id":"tu_02","type":"todo_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
+    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
+    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","turn_id":"tu_02","type":"usage_updated"}
+    {"awaiting_auto_continuation":false,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"turn_completed"}
+    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
     
   ),
 }
@@ -244,33 +239,33 @@ Object {
   "command": "wuu-filter tool examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
-    {"arguments":"{\\\\"pattern\\\\":\\\\"total(\\\\",\\\\"path\\\\":\\\\"src\\\\"}","item_id":"agent-7e21-turn-0001-item-2","name":"grep","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_started"}
-    {"delta":"src/checkout.js:18\\\\nsrc/api.js:7\\\\n","item_id":"agent-7e21-turn-0001-item-2","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"agent-7e21-turn-0001-item-2","name":"grep","status":"completed","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"delta":"{\\\\"content\\\\":\\\\"export function total(items) {\\\\\\\\n  return items.slice(0, -1).length;\\\\\\\\n}\\\\\\\\n\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old_string\\\\":\\\\"items.slice(0, -1).length\\\\",\\\\"new_string\\\\":\\\\"items.length\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"delta":"{\\\\"action\\\\":\\\\"edit\\\\",\\\\"new_file_sha\\\\":\\\\"sha256:b71c0e55\\\\",\\\\"old_file_sha\\\\":\\\\"sha256:4d9a6f02\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"workspace_revision\\\\":\\\\"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_completed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"it_02","name":"read_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"delta":"export function add(cart, item) {\\\\n  if (cart.items.length \\\\u003e 2) return cart;\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"delta":"  return { ...cart, items: [...cart.items, item] };\\\\n}\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"error":"","item_id":"it_02","name":"read_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"item_id":"it_03","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_removed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_removed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old\\\\":\\\\"\\\\u003e 2\\\\",\\\\"new\\\\":\\\\"\\\\u003e 99\\\\"}","item_id":"it_04","name":"edit_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"delta":"Edited src/cart.js (1 replacement)\\\\n","item_id":"it_04","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"error":"","item_id":"it_04","name":"edit_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
+    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
     
   ),
 }
@@ -282,31 +277,29 @@ Object {
   "command": "head -n 21 examples/killed.jsonl | wuu-pretty",
   "stderr": "",
   "stdout": String(
-    ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
-      permissions mode=standard
-      thread 20261202-233000-e1d2 started
+    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=auto network=false
+      thread th_7f3a started
     
-    ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 0/2 done
-      [>] Migrate the database
-      [ ] Seed test data
-    Running the migration, then seeding.
-    ▸ read_file db/migrations/007_carts.sql
-      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
+      [>] Run the test suite
+      [ ] Fix the failing cart test
+    I'll run the tests first.
+    $ npm test 2>&1 | tail -n 5 && echo done
+      │ > shop@1.0.0 test
+      │ FAIL test/cart.test.js
+      │   expected 3 items, got 2 <cart>
+      │ Tests: 1 failed, 41 passed
+      │ done
       └ ✓ completed
-    $ npm run migrate
-      │ migrated: users, carts, orders
-      │ Exit code 0
-      └ ✓ completed
-    ≡ todo 1/2 done
-      [x] Migrate the database
-      [>] Seed test data
-    $ npm run seed -- --rows 100000
+    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
+    ▸ read_file src/cart.js
       └ no completion (the run was cut)
-    ── turn 1 cut off before it ended · 1,300 in · 70 out · 2,048 cache write
+    ── turn 1 cut off before it ended
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn · 1,300 in · 70 out · 2,048 cache write seen)
+    the input ended without a result event (1 turn seen)
     
   ),
 }
@@ -318,48 +311,44 @@ Object {
   "command": "wuu-filter -v subagent todo examples/run.jsonl | wuu-pretty --color never",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=standard
-      thread 20261202-231501-7f3a started
+    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=auto network=false
+      thread th_7f3a started
     
-    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 3
+    $ npm test 2>&1 | tail -n 5 && echo done
+      │ > shop@1.0.0 test
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Exit code 1
+      │ Tests: 1 failed, 41 passed
+      │ done
       └ ✓ completed
-    
-    ━━ turn 2 · agent-7e21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ▸ grep pattern=total( path=src
-      │ src/checkout.js:18
-      │ src/api.js:7
-      └ ✓ completed
-    ── turn 2 completed · 420 in · 38 out · 1,000 cache write
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
+      │ export function add(cart, item) {
+      │   if (cart.items.length > 2) return cart;
+      │   return { ...cart, items: [...cart.items, item] };
+      │ }
       └ ✓ completed
+    $ grep -rn cart src
+      └ withdrawn
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
+      │ Edited src/cart.js (1 replacement)
       └ ✓ completed
-      ✎ edit src/cart.js
-    $ npm run build
-      │ Running in background as process 4242
-      └ ✓ completed
-     The total dropped the last item; fixed it in src/cart.js.
-    ── turn 1 completed · 3,900 in · 310 out · 4,096 cache read · 4,096 cache write · auto-continues
+      ✎ modify src/cart.js
+    The cart capped items at 3; I raised the limit.
+    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
     
-    ━━ turn 3 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    The build finished. Running the tests again.
+    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
-     All 42 tests pass now.
-    ── turn 3 completed · 800 in · 60 out · 8,192 cache read
+    All 42 tests pass now.
+    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run-20261202-231501-7f3a · 3 turns · 5,120 in · 408 out · 12,288 cache read · 5,096 cache write
-    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
+    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
 }
@@ -371,61 +360,55 @@ Object {
   "command": "wuu-pretty --full --verbose --width 120 examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=standard · protocol wuu-app-server/v0.1 · max parallel 4
-      thread 20261202-231501-7f3a started
+    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=auto network=false · protocol 1 · max parallel 4
+      thread th_7f3a started
     
-    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    · request_context step 0 block_kind_bytes={"text":5120,"tool_result":2048} block_kind_counts={"text":3,"tool_result":1} block_kinds=["text","tool_result"] content_bytes=7168 dynamic_context_bytes=612 message_bytes=7168 message_count=4 prompt_cache_key=20261202-231501-7f3a stable_prefix=2 stable_prefix_bytes=10422 stable_prefix_hash=sha256:591785b7c1d2 system_bytes=10422 system_hash=sha256:b1946ac92492 system_messages=1 system_sections=[{"key":"base","static":true,"b… tool_count=9 tool_schema_bytes=8804 tool_surface_hash=sha256:77e2aa01f00d turn_prefix=1 turn_prefix_bytes=612 turn_prefix_hash=sha256:c0ffee12aa01
-    · provider_state step 0 events_emitted=true full_input_items=4 input_items=4 protocol=responses provider=anthropic replay_mode=full transport=sse
+    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    · provider_state step 0 events_emitted=12 full_input_items=3 input_items=3 protocol=messages provider=anthropic replay_mode=full transport=sse
+    · request_context step 0 message_count=3 prompt_cache_key=shop-7f3a stable_prefix_hash=591785b7 system_bytes=10422 system_hash=b1946ac9 tool_count=9 tool_surface_hash=77e2aa01 turn_prefix_hash=c0ffee12
     ≡ todo 0/2 done
       [>] Run the test suite
-      [ ] Fix the cart total
+      [ ] Fix the failing cart test
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 3
+    $ npm test 2>&1 | tail -n 5 && echo done
+      │ > shop@1.0.0 test
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Exit code 1
+      │ Tests: 1 failed, 41 passed
+      │ done
       └ ✓ completed
-    ◆ find-callers (explorer) started: Find every caller of total()
-    
-    ━━ turn 2 · agent-7e21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ▸ grep pattern=total( path=src
-      │ src/checkout.js:18
-      │ src/api.js:7
-      └ ✓ completed
-    ── turn 2 completed · 420 in · 38 out · 1,000 cache write
-    ◆ find-callers (explorer) ✓ completed · 420 in · 38 out · 1,000 cache write
-      │ total() is called from src/checkout.js:18 and src/api.js:7.
-    · provider_state step 1 connection_reused=true delta_input_items=2 events_emitted=true full_input_items=6 input_items=2 previous_response_id_used=true protocol=responses provider=anthropic replay_mode=previous_response_id transport=sse
+    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/cart.js"}
+      │ export function add(cart, item) {
+      │   if (cart.items.length > 2) return cart;
+      │   return { ...cart, items: [...cart.items, item] };
+      │ }
       └ ✓ completed
+    $ grep -rn cart src
+      └ withdrawn
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
+      │ Edited src/cart.js (1 replacement)
       └ ✓ completed
-      ✎ edit src/cart.js
-    $ npm run build
-      │ Running in background as process 4242
-      └ ✓ completed
+      ✎ modify src/cart.js
+    ◆ find-cart-code (explorer) ✓ completed · 3,400 in · 310 out · 2,048 cache read
+      │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
+    The cart capped items at 3; I raised the limit.
+    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
+    
+    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 2/2 done
       [x] Run the test suite
-      [x] Fix the cart total
-     The total dropped the last item; fixed it in src/cart.js.
-    ── turn 1 completed · 3,900 in · 310 out · 4,096 cache read · 4,096 cache write · auto-continues
-    
-    ━━ turn 3 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    · provider_state step 0 connection_reused=true events_emitted=true full_input_items=4 input_items=4 protocol=responses provider=anthropic replay_mode=full transport=sse
-    The build finished. Running the tests again.
+      [x] Fix the failing cart test
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
-     All 42 tests pass now.
-    ── turn 3 completed · 800 in · 60 out · 8,192 cache read
+    All 42 tests pass now.
+    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run-20261202-231501-7f3a · 3 turns · 5,120 in · 408 out · 12,288 cache read · 5,096 cache write
-    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
+    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
 }
@@ -437,89 +420,77 @@ Object {
   "command": "wuu-pretty --markdown examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    # wuu run: claude-sonnet-4-5
+    # wuu run: claude-sonnet-4
     
-    - **Model:** claude-sonnet-4-5 (anthropic, effort medium)
+    - **Model:** claude-sonnet-4 (anthropic, effort medium)
     - **Workspace:** \`/home/alice/src/shop\`
-    - **Permissions:** mode=standard
-    - **Thread:** \`20261202-231501-7f3a\` (started)
+    - **Permissions:** mode=auto, network=false
+    - **Thread:** \`th_7f3a\` (started)
     
-    ## Turn 1 · 20261202-231501-7f3a-turn-0001
+    ## Turn 1 · tu_01
     
     **Todo** (0/2 done)
     
     - [ ] Run the test suite *(in progress)*
-    - [ ] Fix the cart total
+    - [ ] Fix the failing cart test
     
     I'll run the tests first.
     
     \`\`\`console
-    $ npm test 2>&1 | tail -n 3
+    $ npm test 2>&1 | tail -n 5 && echo done
+    > shop@1.0.0 test
     FAIL test/cart.test.js
       expected 3 items, got 2 <cart>
-    Exit code 1
+    Tests: 1 failed, 41 passed
+    done
     \`\`\`
     
-    ◆ Subagent **find-callers** (explorer) started — Find every caller of total()
-    
-    ## Turn 2 · agent-7e21-turn-0001
-    
-    \`\`\`text
-    ▸ grep pattern=total( path=src
-    src/checkout.js:18
-    src/api.js:7
-    \`\`\`
-    
-    *Turn 2 completed · 420 in · 38 out · 1,000 cache write*
-    
-    ◆ Subagent **find-callers** (explorer) completed · 420 in · 38 out · 1,000 cache write
-    
-    > total() is called from src/checkout.js:18 and src/api.js:7.
+    ◆ Subagent **find-cart-code** (explorer) started — Locate the cart module and its tests
     
     \`\`\`text
     ▸ read_file src/cart.js
-    {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/c…
+    export function add(cart, item) {
+      if (cart.items.length > 2) return cart;
+      return { ...cart, items: [...cart.items, item] };
+    }
     \`\`\`
     
     \`\`\`text
     ▸ edit_file src/cart.js
-    {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart…
+    Edited src/cart.js (1 replacement)
     \`\`\`
     
-    - ✎ edit \`src/cart.js\`
+    - ✎ modify \`src/cart.js\`
     
-    \`\`\`console
-    $ npm run build
-    Running in background as process 4242
-    \`\`\`
+    ◆ Subagent **find-cart-code** (explorer) completed · 3,400 in · 310 out · 2,048 cache read
+    
+    > Cart logic lives in src/cart.js; tests in test/cart.test.js.
+    
+    The cart capped items at 3; I raised the limit.
+    
+    *Turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues*
+    
+    ## Turn 2 · tu_02
     
     **Todo** (2/2 done)
     
     - [x] Run the test suite
-    - [x] Fix the cart total
-    
-     The total dropped the last item; fixed it in src/cart.js.
-    
-    *Turn 1 completed · 3,900 in · 310 out · 4,096 cache read · 4,096 cache write · auto-continues*
-    
-    ## Turn 3 · 20261202-231501-7f3a-turn-0002
-    
-    The build finished. Running the tests again.
+    - [x] Fix the failing cart test
     
     \`\`\`console
     $ npm test
     Tests: 42 passed
     \`\`\`
     
-     All 42 tests pass now.
+    All 42 tests pass now.
     
-    *Turn 3 completed · 800 in · 60 out · 8,192 cache read*
+    *Turn 2 completed · 11,200 in · 60 out · 8,192 cache read*
     
     ## Result: ✓ completed
     
-    - **Run:** \`run-20261202-231501-7f3a\`, 3 turns
-    - **Tokens:** 5,120 in · 408 out · 12,288 cache read · 5,096 cache write
-    - **Trace:** \`/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl\`
+    - **Run:** \`run_5d1c\`, 2 turns
+    - **Tokens:** 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    - **Trace:** \`/home/alice/.wuu/traces/th_7f3a.jsonl\`
     
   ),
 }
@@ -532,41 +503,35 @@ Object {
   "stderr": "",
   "stdout": String(
     ━━ examples/failed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ● gpt-5 (openai, effort high) in /home/bob/work/api
-      permissions mode=standard
-      thread 20261202-224010-9b21 started
+    ● gpt-5 (openai, effort high) in /Users/bob/work/api
+      permissions mode=ask
+      thread th_9b21 started
     
-    ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    Deploying with the key from .env.
-    ▸ read_file .env
-      │ {"content":"OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd\\\\nDEPLOY_URL=https://api.example.com…
-      └ ✓ completed
-    $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
-      │ curl: (6) Could not resolve host: api.example.com
-      │ Exit code 6
-      └ ✓ completed
-    ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · 3,000 in · 90 out
+    ━━ turn 1 · tu_a1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Deploying with the key from .env
+    $ curl -H 'Authorization: Bearer sk-proj-abc123def456ghi789jkl012mno345' https://api.example.com/de…
+      │ curl: (6) Could not resolve host
+      └ ✗ failed: exit status 6
+    ── ✗ turn 1 failed: tool failed: exit status 6 · 3,000 in · 90 out
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd
-    run run-20261202-224010-9b21 · 1 turn · 3,000 in · 90 out
-    trace /home/alice/.wuu/sessions/20261202-224010-9b21/session-trace.jsonl
+    turn failed: tool failed: exit status 6
+    run run_77aa · 1 turn · 3,000 in · 90 out
+    trace /Users/bob/.wuu/traces/th_9b21.jsonl
     
     ━━ examples/timeout.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ● claude-sonnet-4-20250514 (anthropic) in /home/alice/src/shop
-      permissions mode=standard
-      thread 20261202-220000-e5f6 started
+    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=auto
+      thread th_e5f6 forked
     
-    ━━ turn 1 · 20261202-220000-e5f6-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    Refactoring the checkout; running the e2e suite.
-    $ npm run test:e2e
-      └ no completion (turn ended)
+    ━━ turn 1 · tu_t1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Refactoring the checkout
     ── ✗ turn 1 interrupted: timeout · 4,000 in · 200 out · 3,000 cache read
     
     ━━ ✗ timeout ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    timeout
-    run run-20261202-220000-e5f6 · 1 turn · 4,000 in · 200 out · 3,000 cache read
-    trace /home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl
+    timeout after 600s
+    run run_t7 · 1 turn · 4,000 in · 200 out · 3,000 cache read
+    trace /home/alice/.wuu/traces/th_e5f6.jsonl
     
   ),
 }
@@ -578,57 +543,53 @@ Object {
   "command": "wuu-pretty examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=standard
-      thread 20261202-231501-7f3a started
+    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=auto network=false
+      thread th_7f3a started
     
-    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 0/2 done
       [>] Run the test suite
-      [ ] Fix the cart total
+      [ ] Fix the failing cart test
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 3
+    $ npm test 2>&1 | tail -n 5 && echo done
+      │ > shop@1.0.0 test
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Exit code 1
+      │ Tests: 1 failed, 41 passed
+      │ done
       └ ✓ completed
-    ◆ find-callers (explorer) started: Find every caller of total()
-    
-    ━━ turn 2 · agent-7e21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ▸ grep pattern=total( path=src
-      │ src/checkout.js:18
-      │ src/api.js:7
-      └ ✓ completed
-    ── turn 2 completed · 420 in · 38 out · 1,000 cache write
-    ◆ find-callers (explorer) ✓ completed · 420 in · 38 out · 1,000 cache write
-      │ total() is called from src/checkout.js:18 and src/api.js:7.
+    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
+      │ export function add(cart, item) {
+      │   if (cart.items.length > 2) return cart;
+      │   return { ...cart, items: [...cart.items, item] };
+      │ }
       └ ✓ completed
+    $ grep -rn cart src
+      └ withdrawn
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
+      │ Edited src/cart.js (1 replacement)
       └ ✓ completed
-      ✎ edit src/cart.js
-    $ npm run build
-      │ Running in background as process 4242
-      └ ✓ completed
+      ✎ modify src/cart.js
+    ◆ find-cart-code (explorer) ✓ completed · 3,400 in · 310 out · 2,048 cache read
+      │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
+    The cart capped items at 3; I raised the limit.
+    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
+    
+    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 2/2 done
       [x] Run the test suite
-      [x] Fix the cart total
-     The total dropped the last item; fixed it in src/cart.js.
-    ── turn 1 completed · 3,900 in · 310 out · 4,096 cache read · 4,096 cache write · auto-continues
-    
-    ━━ turn 3 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    The build finished. Running the tests again.
+      [x] Fix the failing cart test
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
-     All 42 tests pass now.
-    ── turn 3 completed · 800 in · 60 out · 8,192 cache read
+    All 42 tests pass now.
+    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run-20261202-231501-7f3a · 3 turns · 5,120 in · 408 out · 12,288 cache read · 5,096 cache write
-    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
+    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
 }
@@ -641,14 +602,11 @@ Object {
   "stderr": String(
     wuu-redact: examples/failed.jsonl:1: workspace
     wuu-redact: examples/failed.jsonl:2: workspace
-    wuu-redact: examples/failed.jsonl:6: key-value
-    wuu-redact: examples/failed.jsonl:8: key-value
-    wuu-redact: examples/failed.jsonl:9: key-value
-    wuu-redact: examples/failed.jsonl:11: key-value
-    wuu-redact: examples/failed.jsonl:13: authorization
-    wuu-redact: examples/failed.jsonl:15: key-value
-    wuu-redact: examples/failed.jsonl:16: key-value
-    wuu-redact: examples/failed.jsonl:16: home
+    wuu-redact: examples/failed.jsonl:5: authorization
+    wuu-redact: examples/failed.jsonl:6: authorization
+    wuu-redact: examples/failed.jsonl:8: authorization
+    wuu-redact: examples/failed.jsonl:10: authorization
+    wuu-redact: examples/failed.jsonl:13: home
     
   ),
   "stdout": "",
@@ -669,28 +627,21 @@ Object {
   "code": 0,
   "command": "wuu-redact --report '$..arguments' examples/failed.jsonl | wuu-filter tool_started",
   "stderr": String(
-    wuu-redact: report: 14 redactions in 10 of 16 events
-    wuu-redact: report: rule authorization: 1
+    wuu-redact: report: 10 redactions in 7 of 13 events
+    wuu-redact: report: rule authorization: 3
     wuu-redact: report: rule home: 1
-    wuu-redact: report: rule jsonpath: 5
-    wuu-redact: report: rule key-value: 5
+    wuu-redact: report: rule jsonpath: 4
     wuu-redact: report: rule workspace: 2
     wuu-redact: report: type command_completed: 2
     wuu-redact: report: type command_output_delta: 2
     wuu-redact: report: type command_started: 2
-    wuu-redact: report: type result: 2
+    wuu-redact: report: type result: 1
     wuu-redact: report: type session_configured: 1
     wuu-redact: report: type thread_started: 1
-    wuu-redact: report: type tool_output_delta: 1
-    wuu-redact: report: type tool_started: 2
-    wuu-redact: report: type turn_failed: 1
+    wuu-redact: report: type tool_started: 1
     
   ),
-  "stdout": String(
-    {"arguments":"\\\\u003credacted\\\\u003e","item_id":"20261202-224010-9b21-turn-0001-item-3","name":"read_file","thread_id":"20261202-224010-9b21","turn_id":"20261202-224010-9b21-turn-0001","type":"tool_started"}
-    {"arguments":"\\\\u003credacted\\\\u003e","item_id":"20261202-224010-9b21-turn-0001-item-5","name":"bash","thread_id":"20261202-224010-9b21","turn_id":"20261202-224010-9b21-turn-0001","type":"tool_started"}
-    
-  ),
+  "stdout": "{\\"arguments\\":\\"\\\\u003credacted\\\\u003e\\",\\"item_id\\":\\"it_a1\\",\\"name\\":\\"bash\\",\\"thread_id\\":\\"th_9b21\\",\\"turn_id\\":\\"tu_a1\\",\\"type\\":\\"tool_started\\"}\\n",
 }
 `
 
@@ -720,8 +671,8 @@ exports[`test/docs.test.ts > TAP > man/wuu-result.1 EXAMPLES > wuu-result --json
 Object {
   "code": 5,
   "command": "wuu-result --json examples/timeout.jsonl | jq -r .error",
-  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout\\n",
-  "stdout": "timeout\\n",
+  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout after 600s\\n",
+  "stdout": "timeout after 600s\\n",
 }
 `
 
@@ -729,14 +680,8 @@ exports[`test/docs.test.ts > TAP > man/wuu-result.1 EXAMPLES > wuu-result --stru
 Object {
   "code": 0,
   "command": "wuu-result --structured examples/structured.jsonl | jq .files",
-  "stderr": "",
-  "stdout": String(
-    [
-      "src/cart.test.js",
-      "src/api.test.js"
-    ]
-    
-  ),
+  "stderr": "wuu-result: examples/structured.jsonl:9: error event: output schema: property \\"ok\\" expected boolean\\n",
+  "stdout": "3\\n",
 }
 `
 
@@ -744,9 +689,9 @@ exports[`test/docs.test.ts > TAP > man/wuu-result.1 EXAMPLES > wuu-result exampl
 Object {
   "code": 0,
   "command": "wuu-result examples/failed.jsonl; echo \\"exit $?\\"",
-  "stderr": "wuu-result: examples/failed.jsonl: status failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd\\n",
+  "stderr": "wuu-result: examples/failed.jsonl: status failed: turn failed: tool failed: exit status 6\\n",
   "stdout": String(
-    Deploying with the key from .env.
+    Deploying with the key from .env
     exit 3
     
   ),
@@ -758,7 +703,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/killed.jsonl; echo \\"exit $?\\"",
   "stderr": String(
-    wuu-result: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    wuu-result: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
     wuu-result: examples/killed.jsonl: no result event: the producer was killed or the stream was cut
     
   ),
@@ -771,7 +716,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/run.jsonl",
   "stderr": "",
-  "stdout": "The build finished. Running the tests again. All 42 tests pass now.\\n",
+  "stdout": "All 42 tests pass now.\\n",
 }
 `
 
@@ -791,8 +736,8 @@ Object {
   "stderr": "",
   "stdout": String(
     turn_started\\t2
-    turn_completed\\t3
-    total\\t5
+    turn_completed\\t2
+    total\\t4
     
   ),
 }
@@ -826,29 +771,24 @@ Object {
     
     Exit status (beyond 1 bad data, 2 usage):
       0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
-      7 no result event (the producer was killed or the stream was cut, or the
-        input was empty)
+      7 no result event (the producer was killed or the stream was cut)
       8 unknown or missing status   9 --structured: no structured_result
     
     Examples:
       wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
       wuu-result --structured structured.jsonl
-      wuu exec --json "fix the tests" | wuu-result --tee -o msg.txt | wuu-filter tool
+      wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
-                             means its *.jsonl and *.jsonl.gz files; gzip input is
-                             recognised by its bytes and decompressed
-      -f, --follow           keep reading each FILE as it grows (like tail -F);
-                             end after the run's result event, or on Ctrl-C
+                             means its *.jsonl and *.jsonl.gz files; .gz is decompressed
       --strict               stop at the first bad line (exit 1)
       --pass-invalid         hand bad lines on unchanged instead of skipping them
       --max-line-bytes N     longest line accepted (default 32M; K, M, G suffixes)
       -h, --help             show this help and exit
       --version              print the version and exit
     A bad line is reported on stderr as PROG: FILE:LINE: message.
-    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable
-    input, 129/130/143 after SIGHUP/SIGINT/SIGTERM.
+    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable input.
     
   ),
 }
@@ -862,9 +802,6 @@ Object {
   "stdout": String(
     turn_started
     agent_message_delta
-    tool_started
-    tool_output_delta
-    tool_completed
     tool_started
     command_started
     tool_output_delta
@@ -882,8 +819,8 @@ exports[`test/docs.test.ts > TAP > man/wuu-turns.1 EXAMPLES > wuu-turns --only-t
 Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
-  "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
-  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
+  "stderr": "wuu-turns: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
+  "stdout": "{\\"turn_id\\":\\"tu_01\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"it_01\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":106},{\\"item_id\\":\\"it_02\\",\\"name\\":\\"read_file\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":0}]}\\n",
 }
 `
 
@@ -893,9 +830,8 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, message, tools: [.tool_calls[].name], usage}'",
   "stderr": "",
   "stdout": String(
-    {"turn_id":"agent-7e21-turn-0001","status":"completed","message":null,"tools":["grep"],"usage":{"input_tokens":420,"cache_creation_tokens":1000,"cache_read_tokens":0,"prompt_tokens":1420,"output_tokens":38,"cache_hit":0}}
-    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","message":"I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.","tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"cache_creation_tokens":4096,"cache_read_tokens":4096,"prompt_tokens":12092,"output_tokens":310,"cache_hit":0.33873635461462126}}
-    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","message":"The build finished. Running the tests again. All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":800,"cache_creation_tokens":0,"cache_read_tokens":8192,"prompt_tokens":8992,"output_tokens":60,"cache_hit":0.9110320284697508}}
+    {"turn_id":"tu_01","status":"completed","message":"I'll run the tests first. The cart capped items at 3; I raised the limit.","tools":["bash","read_file","edit_file"],"usage":{"input_tokens":9800,"output_tokens":420,"cache_creation_tokens":4096,"cache_read_tokens":4096,"completed_input_tokens":9800,"completed_output_tokens":420}}
+    {"turn_id":"tu_02","status":"completed","message":"All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":11200,"output_tokens":60,"cache_creation_tokens":0,"cache_read_tokens":8192,"completed_input_tokens":11200,"completed_output_tokens":60}}
     
   ),
 }
@@ -907,11 +843,10 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl examples/failed.jsonl examples/timeout.jsonl | jq -r '[.turn_id, .status, .usage.input_tokens] | @tsv'",
   "stderr": "",
   "stdout": String(
-    agent-7e21-turn-0001\\tcompleted\\t420
-    20261202-231501-7f3a-turn-0001\\tcompleted\\t3900
-    20261202-231501-7f3a-turn-0002\\tcompleted\\t800
-    20261202-224010-9b21-turn-0001\\tfailed\\t3000
-    20261202-220000-e5f6-turn-0001\\tinterrupted\\t4000
+    tu_01\\tcompleted\\t9800
+    tu_02\\tcompleted\\t11200
+    tu_a1\\tfailed\\t3000
+    tu_t1\\tinterrupted\\t4000
     
   ),
 }
@@ -923,65 +858,42 @@ Object {
   "command": "wuu-turns examples/timeout.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
-    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
-    {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
+    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto"},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_e5f6","type":"thread_forked"}
+    {"type":"turn","thread_id":"th_e5f6","turn_id":"tu_t1","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"message":"Refactoring the checkout","message_source":"deltas","tool_calls":[],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"output_tokens":200,"cache_creation_tokens":0,"cache_read_tokens":3000,"completed_input_tokens":null,"completed_output_tokens":null},"event_counts":{"turn_started":1,"agent_message_delta":1,"usage_updated":1,"turn_interrupted":1}}
+    {"error":"timeout after 600s","final_message":"Refactoring the checkout","run_id":"run_t7","status":"timeout","thread_id":"th_e5f6","trace_path":"/home/alice/.wuu/traces/th_e5f6.jsonl","turn_id":"tu_t1","type":"result"}
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by thread,model --breakdown --csv examples/ 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
-  "stdout": String(
-    MODEL                     AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT  COST_USD
-    claude-sonnet-4-20250514  main           1       0   4000     200            0        3000      75.0%  0.006900
-    claude-sonnet-4-5         main           3       0   5120     408         5096       12288     240.0%  0.028916
-    claude-sonnet-4-5         subagents      0       1    420      38         1000           0       0.0%  0.004320
-    total                     main           4       0   9120     608         5096       15288     167.6%  0.035816
-    total                     subagents      0       1    420      38         1000           0       0.0%  0.004320
-    total                     all            4       1   9540     646         6096       15288     160.3%  0.040136
+  "command": "wuu-usage --by thread,model --breakdown --csv examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --by turn examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage --by turn examples/run.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
   "stdout": String(
-    THREAD                RUN                       TURN                            MODEL              AGENT       TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0001  claude-sonnet-4-5  main            1       0   3900     310         4096        4096     105.0%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  -                               claude-sonnet-4-5  agent-7e21      0       1    420      38         1000           0       0.0%
-    agent-7e21            run-20261202-231501-7f3a  agent-7e21-turn-0001            claude-sonnet-4-5  main            1       0    420      38         1000           0       0.0%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0002  claude-sonnet-4-5  main            1       0    800      60            0        8192    1024.0%
-    total                 -                         -                               -                  main            3       0   5120     408         5096       12288     240.0%
-    total                 -                         -                               -                  subagents       0       1    420      38         1000           0       0.0%
-    total                 -                         -                               -                  all             3       1   5540     446         6096       12288     221.8%
-    
-  ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --csv --by model examples/run.jsonl examples/failed.jsonl examples/structured.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage --csv --by model examples/run.jsonl examples/failed.jsonl examples/structured.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
-  "stdout": String(
-    kind,model,agent,turns,agents,input_tokens,output_tokens,cache_creation_tokens,cache_read_tokens,cache_hit_ratio
-    row,claude-sonnet-4-5,main,3,0,5120,408,5096,12288,2.4
-    row,claude-sonnet-4-5,subagents,0,1,420,38,1000,0,0
-    row,gpt-5,main,2,0,5100,134,0,1024,0.200784
-    total,,main,5,0,10220,542,5096,13312,1.302544
-    total,,subagents,0,1,420,38,1000,0,0
-    total,,all,5,1,10640,580,6096,13312,1.251128
+    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
+    row,th_9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
+    model,th_9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    row,th_7f3a,claude-sonnet-4,main,,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    model,th_7f3a,claude-sonnet-4,main,claude-sonnet-4,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    row,th_7f3a,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    model,th_7f3a,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    row,th_c4d0,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
+    model,th_c4d0,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
+    row,th_e5f6,claude-sonnet-4,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    model,th_e5f6,claude-sonnet-4,main,claude-sonnet-4,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    total,,,main,,5,0,28800,4096,15288,48184,782,0.317283745,
+    total,,,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    total,,,all,,5,1,32200,4096,17336,53632,1092,0.323239856,
     
   ),
 }
@@ -991,43 +903,75 @@ exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --json e
 Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
-  "stdout": "{\\"turns\\":3,\\"agents\\":1,\\"input_tokens\\":5540,\\"output_tokens\\":446,\\"cache_creation_tokens\\":6096,\\"cache_read_tokens\\":12288,\\"cache_hit_ratio\\":2.218051}\\n",
+  "stderr": "",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"output_tokens\\":790,\\"prompt_tokens\\":42832,\\"cache_hit_ratio\\":0.334703025,\\"cost_usd\\":0.1047108}\\n",
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl) 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --merge --table <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl) 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
+  "command": "wuu-usage --merge --table <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
+  "stderr": "",
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4700     370         4096       12288     261.4%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1    420      38         1000           0       0.0%
-    agent-7e21            run-20261202-231501-7f3a  main           1       0    420      38         1000           0       0.0%
-    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4000     200            0        3000      75.0%
-    total                 -                         main           4       0   9120     608         5096       15288     167.6%
-    total                 -                         subagents      0       1    420      38         1000           0       0.0%
-    total                 -                         all            4       1   9540     646         6096       15288     160.3%
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT   COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%  $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%  $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    TOTAL              main           3       0  25,000        4,096      15,288  44,384     680      34.4%  $0.11
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    TOTAL              all            3       1  28,400        4,096      17,336  49,832     990      34.8%  $0.12
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage examples/run.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --table --by turn examples/run.jsonl 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage examples/run.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
+  "command": "wuu-usage --table --by turn examples/run.jsonl",
+  "stderr": "",
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4700     370         4096       12288     261.4%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1    420      38         1000           0       0.0%
-    agent-7e21            run-20261202-231501-7f3a  main           1       0    420      38         1000           0       0.0%
-    total                 -                         main           3       0   5120     408         5096       12288     240.0%
-    total                 -                         subagents      0       1    420      38         1000           0       0.0%
-    total                 -                         all            3       1   5540     446         6096       12288     221.8%
+    THREAD   RUN       TURN   MODEL            AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT   COST
+    -------  --------  -----  ---------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    th_7f3a  run_5d1c  tu_01  claude-sonnet-4  main           1       0   9,800        4,096       4,096  17,992     420      22.8%  $0.05
+    th_7f3a  run_5d1c  -      claude-sonnet-4  ag_01          0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    th_7f3a  run_5d1c  tu_02  claude-sonnet-4  main           1       0  11,200            0       8,192  19,392      60      42.2%  $0.04
+    -------  --------  -----  ---------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
+    TOTAL                                      main           2       0  21,000        4,096      12,288  37,384     480      32.9%  $0.09
+    TOTAL                                      subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
+    TOTAL                                      all            2       1  24,400        4,096      14,336  42,832     790      33.5%  $0.10
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --table examples/ 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-usage --table examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": String(
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
     
   ),
 }
@@ -1052,41 +996,55 @@ Object {
   "command": "head -n 21 examples/killed.jsonl | wuu-pretty",
   "stderr": "",
   "stdout": String(
-    ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
-      permissions mode=standard
-      thread 20261202-233000-e1d2 started
+    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=auto network=false
+      thread th_7f3a started
     
-    ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 0/2 done
-      [>] Migrate the database
-      [ ] Seed test data
-    Running the migration, then seeding.
-    ▸ read_file db/migrations/007_carts.sql
-      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
+      [>] Run the test suite
+      [ ] Fix the failing cart test
+    I'll run the tests first.
+    $ npm test 2>&1 | tail -n 5 && echo done
+      │ > shop@1.0.0 test
+      │ FAIL test/cart.test.js
+      │   expected 3 items, got 2 <cart>
+      │ Tests: 1 failed, 41 passed
+      │ done
       └ ✓ completed
-    $ npm run migrate
-      │ migrated: users, carts, orders
-      │ Exit code 0
-      └ ✓ completed
-    ≡ todo 1/2 done
-      [x] Migrate the database
-      [>] Seed test data
-    $ npm run seed -- --rows 100000
+    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
+    ▸ read_file src/cart.js
       └ no completion (the run was cut)
-    ── turn 1 cut off before it ended · 1,300 in · 70 out · 2,048 cache write
+    ── turn 1 cut off before it ended
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn · 1,300 in · 70 out · 2,048 cache write seen)
+    the input ended without a result event (1 turn seen)
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-accumulate --check examples/run.jsonl > /dev/null 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > ls examples/*.jsonl | xargs -P4 -n 50 sh -c 'mkdir -p parts && wuu-usage --json "$@" > "$(mktemp parts/part.XXXXXX.jsonl)"' sh 1`] = `
 Object {
   "code": 0,
+  "command": "ls examples/*.jsonl | xargs -P4 -n 50 sh -c 'mkdir -p parts && wuu-usage --json \\"$@\\" > \\"$(mktemp parts/part.XXXXXX.jsonl)\\"' sh",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": "",
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-accumulate --check examples/run.jsonl > /dev/null 1`] = `
+Object {
+  "code": 1,
   "command": "wuu-accumulate --check examples/run.jsonl > /dev/null",
-  "stderr": "",
+  "stderr": "wuu-accumulate: examples/run.jsonl:37: turn \\"tu_01\\" of thread \\"th_7f3a\\": the deltas (25 bytes) are only a prefix of agent_message_final (73 bytes)\\n",
   "stdout": "",
 }
 `
@@ -1095,11 +1053,10 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-accumulate --max-out
 Object {
   "code": 1,
   "command": "wuu-accumulate --max-output-bytes 16 examples/killed.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .status, .output, .output_truncated_bytes]'",
-  "stderr": "wuu-accumulate: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stderr": "wuu-accumulate: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
   "stdout": String(
-    ["20261202-233000-e1d2-turn-0001-item-3","completed","{\\\\"contents.sql\\\\"}",86]
-    ["20261202-233000-e1d2-turn-0001-item-5","completed","migrated code 0\\\\n",27]
-    ["20261202-233000-e1d2-turn-0001-item-7","incomplete","seeding 0 rows)\\\\n",19]
+    ["it_01","completed","> shop@1ed\\\\ndone\\\\n",90]
+    ["it_02","incomplete","",0]
     
   ),
 }
@@ -1111,12 +1068,10 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .name, .status, .output_bytes]'",
   "stderr": "",
   "stdout": String(
-    ["20261202-231501-7f3a-turn-0001-item-3","bash","completed",68]
-    ["agent-7e21-turn-0001-item-2","grep","completed",32]
-    ["20261202-231501-7f3a-turn-0001-item-5","read_file","completed",107]
-    ["20261202-231501-7f3a-turn-0001-item-7","edit_file","completed",170]
-    ["20261202-231501-7f3a-turn-0001-item-9","bash","completed",38]
-    ["20261202-231501-7f3a-turn-0002-item-3","bash","completed",17]
+    ["it_01","bash","completed",106]
+    ["it_02","read_file","completed",130]
+    ["it_04","edit_file","completed",35]
+    ["it_05","bash","completed",17]
     
   ),
 }
@@ -1128,8 +1083,8 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -r 'select(.type == \\"agent_message\\") | .message'",
   "stderr": "",
   "stdout": String(
-    I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.
-    The build finished. Running the tests again. All 42 tests pass now.
+    I'll run the tests first. The cart capped items at 3; I raised the limit.
+    All 42 tests pass now.
     
   ),
 }
@@ -1146,9 +1101,9 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check --json examples/killed.jsonl | jq -r .rule 1`] = `
 Object {
-  "code": 0,
+  "code": 1,
   "command": "wuu-check --json examples/killed.jsonl | jq -r .rule",
-  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
   "stdout": String(
     cut-line
     missing-result
@@ -1159,12 +1114,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check examples 1`] = `
 Object {
-  "code": 0,
+  "code": 1,
   "command": "wuu-check examples",
-  "stderr": "wuu-check: checked 7 files: 0 errors, 2 warnings\\n",
+  "stderr": "wuu-check: checked 5 files: 2 errors, 0 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -1172,12 +1127,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check examples/killed.jsonl 1`] = `
 Object {
-  "code": 0,
+  "code": 1,
   "command": "wuu-check examples/killed.jsonl",
-  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -1198,26 +1153,30 @@ Object {
   "command": "wuu-filter --count examples/run.jsonl | sort -k2 -n",
   "stderr": "",
   "stdout": String(
+    agent_message_final\\t1
+    command_removed\\t1
     file_changed\\t1
+    provider_state\\t1
     request_context\\t1
     result\\t1
     session_configured\\t1
     subagent_completed\\t1
     subagent_started\\t1
+    subagent_updated\\t1
     thread_started\\t1
+    tool_removed\\t1
+    command_completed\\t2
     todo_updated\\t2
+    turn_completed\\t2
     turn_started\\t2
-    command_completed\\t3
-    command_output_delta\\t3
     command_started\\t3
-    provider_state\\t3
-    turn_completed\\t3
-    usage_updated\\t5
-    tool_completed\\t6
-    tool_output_delta\\t6
-    tool_started\\t6
-    agent_message_delta\\t7
-    total\\t56
+    usage_updated\\t3
+    command_output_delta\\t4
+    tool_completed\\t4
+    agent_message_delta\\t5
+    tool_started\\t5
+    tool_output_delta\\t7
+    total\\t51
     
   ),
 }
@@ -1228,7 +1187,7 @@ Object {
   "code": 0,
   "command": "wuu-filter --count share.jsonl | tail -1",
   "stderr": "",
-  "stdout": "total\\t16\\n",
+  "stdout": "total\\t13\\n",
 }
 `
 
@@ -1237,31 +1196,14 @@ Object {
   "code": 0,
   "command": "wuu-filter --turn tu_02 --keep-result tool examples/run.jsonl",
   "stderr": "",
-  "stdout": "{\\"final_message\\":\\"The build finished. Running the tests again. All 42 tests pass now.\\",\\"run_id\\":\\"run-20261202-231501-7f3a\\",\\"status\\":\\"completed\\",\\"thread_id\\":\\"20261202-231501-7f3a\\",\\"trace_path\\":\\"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl\\",\\"turn_id\\":\\"20261202-231501-7f3a-turn-0002\\",\\"type\\":\\"result\\"}\\n",
-}
-`
-
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl",
-  "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
     {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
-    
-  ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.input_tokens>=9800' usage_updated examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-filter --where '$.input_tokens>=9800' usage_updated examples/run.jsonl",
-  "stderr": "",
-  "stdout": String(
-    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
-    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","turn_id":"tu_02","type":"usage_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
+    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
+    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
     
   ),
 }
@@ -1273,9 +1215,9 @@ Object {
   "command": "wuu-filter --where '$.name==bash' tool_started examples/run.jsonl # JSONPath condition",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
     
   ),
 }
@@ -1287,51 +1229,49 @@ Object {
   "command": "wuu-filter -v diag message examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4-5","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-5","provider":"anthropic","thread_id":"20261202-231501-7f3a","type":"thread_started"}
-    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_started"}
-    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the cart total","status":"pending"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":1800,"output_tokens":95,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
-    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":0,"output_tokens":0,"parent_id":"20261202-231501-7f3a","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_started"}
-    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":300,"output_tokens":12,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
-    {"arguments":"{\\\\"pattern\\\\":\\\\"total(\\\\",\\\\"path\\\\":\\\\"src\\\\"}","item_id":"agent-7e21-turn-0001-item-2","name":"grep","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_started"}
-    {"delta":"src/checkout.js:18\\\\nsrc/api.js:7\\\\n","item_id":"agent-7e21-turn-0001-item-2","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"agent-7e21-turn-0001-item-2","name":"grep","status":"completed","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_completed"}
-    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
-    {"awaiting_auto_continuation":false,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","trace_path":"/home/alice/.wuu/sessions/agent-7e21/session-trace.jsonl","turn_id":"agent-7e21-turn-0001","type":"turn_completed"}
-    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":1000,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":420,"output_tokens":38,"parent_id":"20261202-231501-7f3a","result":"total() is called from src/checkout.js:18 and src/api.js:7.","result_bytes":59,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_completed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"delta":"{\\\\"content\\\\":\\\\"export function total(items) {\\\\\\\\n  return items.slice(0, -1).length;\\\\\\\\n}\\\\\\\\n\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old_string\\\\":\\\\"items.slice(0, -1).length\\\\",\\\\"new_string\\\\":\\\\"items.length\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"delta":"{\\\\"action\\\\":\\\\"edit\\\\",\\\\"new_file_sha\\\\":\\\\"sha256:b71c0e55\\\\",\\\\"old_file_sha\\\\":\\\\"sha256:4d9a6f02\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"workspace_revision\\\\":\\\\"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"action":"edit","item_id":"20261202-231501-7f3a-turn-0001-item-7","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","thread_id":"20261202-231501-7f3a","tool_name":"edit_file","turn_id":"20261202-231501-7f3a-turn-0001","type":"file_changed","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
-    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the cart total","status":"completed"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
-    {"awaiting_auto_continuation":true,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_completed"}
-    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
-    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
-    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"usage_updated"}
-    {"awaiting_auto_continuation":false,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_completed"}
-    {"final_message":"The build finished. Running the tests again. All 42 tests pass now.","run_id":"run-20261202-231501-7f3a","status":"completed","thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"result"}
+    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto","network":false},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_7f3a","type":"thread_started"}
+    {"thread_id":"th_7f3a","turn_id":"tu_01","type":"turn_started"}
+    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the failing cart test","status":"pending"}]},"turn_id":"tu_01","type":"todo_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
+    {"error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_completed"}
+    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Locate the cart module and its tests","error":"","input_tokens":0,"output_tokens":0,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_started"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"it_02","name":"read_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"delta":"export function add(cart, item) {\\\\n  if (cart.items.length \\\\u003e 2) return cart;\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"delta":"  return { ...cart, items: [...cart.items, item] };\\\\n}\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"error":"","item_id":"it_02","name":"read_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":1024,"description":"Locate the cart module and its tests","error":"","input_tokens":2100,"output_tokens":150,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"item_id":"it_03","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_removed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_removed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old\\\\":\\\\"\\\\u003e 2\\\\",\\\\"new\\\\":\\\\"\\\\u003e 99\\\\"}","item_id":"it_04","name":"edit_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
+    {"delta":"Edited src/cart.js (1 replacement)\\\\n","item_id":"it_04","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
+    {"error":"","item_id":"it_04","name":"edit_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
+    {"action":"modify","item_id":"it_04","new_file_sha":"89e6c98d92887913cadf06b2adb97f26cde4849b","old_file_sha":"3f786850e387550fdab836ed7e6dc881de23001b","path":"/home/alice/src/shop/src/cart.js","thread_id":"th_7f3a","tool_name":"edit_file","turn_id":"tu_01","type":"file_changed","workspace_revision":2}
+    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":2048,"description":"Locate the cart module and its tests","error":"","input_tokens":3400,"output_tokens":310,"parent_id":"","result":"Cart logic lives in src/cart.js; tests in test/cart.test.js.","result_bytes":58,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_completed"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":5200,"output_tokens":180,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
+    {"awaiting_auto_continuation":true,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_01","type":"turn_completed"}
+    {"thread_id":"th_7f3a","turn_id":"tu_02","type":"turn_started"}
+    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the failing cart test","status":"completed"}]},"turn_id":"tu_02","type":"todo_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
+    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
+    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","turn_id":"tu_02","type":"usage_updated"}
+    {"awaiting_auto_continuation":false,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"turn_completed"}
+    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
     
   ),
 }
@@ -1343,25 +1283,21 @@ Object {
   "command": "wuu-pretty --full --verbose --width 120 examples/failed.jsonl",
   "stderr": "",
   "stdout": String(
-    ● gpt-5 (openai, effort high) in /home/bob/work/api
-      permissions mode=standard · protocol wuu-app-server/v0.1 · max parallel 4
-      thread 20261202-224010-9b21 started
+    ● gpt-5 (openai, effort high) in /Users/bob/work/api
+      permissions mode=ask · protocol 1 · max parallel 2
+      thread th_9b21 started
     
-    ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    Deploying with the key from .env.
-    ▸ read_file .env
-      │ {"content":"OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd\\\\nDEPLOY_URL=https://api.example.com/deploy\\\\n","path":".env"}
-      └ ✓ completed
-    $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
-      │ curl: (6) Could not resolve host: api.example.com
-      │ Exit code 6
-      └ ✓ completed
-    ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · 3,000 in · 90 out
+    ━━ turn 1 · tu_a1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Deploying with the key from .env
+    $ curl -H 'Authorization: Bearer sk-proj-abc123def456ghi789jkl012mno345' https://api.example.com/deploy
+      │ curl: (6) Could not resolve host
+      └ ✗ failed: exit status 6
+    ── ✗ turn 1 failed: tool failed: exit status 6 · 3,000 in · 90 out
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd
-    run run-20261202-224010-9b21 · 1 turn · 3,000 in · 90 out
-    trace /home/alice/.wuu/sessions/20261202-224010-9b21/session-trace.jsonl
+    turn failed: tool failed: exit status 6
+    run run_77aa · 1 turn · 3,000 in · 90 out
+    trace /Users/bob/.wuu/traces/th_9b21.jsonl
     
   ),
 }
@@ -1373,89 +1309,77 @@ Object {
   "command": "wuu-pretty --markdown examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    # wuu run: claude-sonnet-4-5
+    # wuu run: claude-sonnet-4
     
-    - **Model:** claude-sonnet-4-5 (anthropic, effort medium)
+    - **Model:** claude-sonnet-4 (anthropic, effort medium)
     - **Workspace:** \`/home/alice/src/shop\`
-    - **Permissions:** mode=standard
-    - **Thread:** \`20261202-231501-7f3a\` (started)
+    - **Permissions:** mode=auto, network=false
+    - **Thread:** \`th_7f3a\` (started)
     
-    ## Turn 1 · 20261202-231501-7f3a-turn-0001
+    ## Turn 1 · tu_01
     
     **Todo** (0/2 done)
     
     - [ ] Run the test suite *(in progress)*
-    - [ ] Fix the cart total
+    - [ ] Fix the failing cart test
     
     I'll run the tests first.
     
     \`\`\`console
-    $ npm test 2>&1 | tail -n 3
+    $ npm test 2>&1 | tail -n 5 && echo done
+    > shop@1.0.0 test
     FAIL test/cart.test.js
       expected 3 items, got 2 <cart>
-    Exit code 1
+    Tests: 1 failed, 41 passed
+    done
     \`\`\`
     
-    ◆ Subagent **find-callers** (explorer) started — Find every caller of total()
-    
-    ## Turn 2 · agent-7e21-turn-0001
-    
-    \`\`\`text
-    ▸ grep pattern=total( path=src
-    src/checkout.js:18
-    src/api.js:7
-    \`\`\`
-    
-    *Turn 2 completed · 420 in · 38 out · 1,000 cache write*
-    
-    ◆ Subagent **find-callers** (explorer) completed · 420 in · 38 out · 1,000 cache write
-    
-    > total() is called from src/checkout.js:18 and src/api.js:7.
+    ◆ Subagent **find-cart-code** (explorer) started — Locate the cart module and its tests
     
     \`\`\`text
     ▸ read_file src/cart.js
-    {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/c…
+    export function add(cart, item) {
+      if (cart.items.length > 2) return cart;
+      return { ...cart, items: [...cart.items, item] };
+    }
     \`\`\`
     
     \`\`\`text
     ▸ edit_file src/cart.js
-    {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart…
+    Edited src/cart.js (1 replacement)
     \`\`\`
     
-    - ✎ edit \`src/cart.js\`
+    - ✎ modify \`src/cart.js\`
     
-    \`\`\`console
-    $ npm run build
-    Running in background as process 4242
-    \`\`\`
+    ◆ Subagent **find-cart-code** (explorer) completed · 3,400 in · 310 out · 2,048 cache read
+    
+    > Cart logic lives in src/cart.js; tests in test/cart.test.js.
+    
+    The cart capped items at 3; I raised the limit.
+    
+    *Turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues*
+    
+    ## Turn 2 · tu_02
     
     **Todo** (2/2 done)
     
     - [x] Run the test suite
-    - [x] Fix the cart total
-    
-     The total dropped the last item; fixed it in src/cart.js.
-    
-    *Turn 1 completed · 3,900 in · 310 out · 4,096 cache read · 4,096 cache write · auto-continues*
-    
-    ## Turn 3 · 20261202-231501-7f3a-turn-0002
-    
-    The build finished. Running the tests again.
+    - [x] Fix the failing cart test
     
     \`\`\`console
     $ npm test
     Tests: 42 passed
     \`\`\`
     
-     All 42 tests pass now.
+    All 42 tests pass now.
     
-    *Turn 3 completed · 800 in · 60 out · 8,192 cache read*
+    *Turn 2 completed · 11,200 in · 60 out · 8,192 cache read*
     
     ## Result: ✓ completed
     
-    - **Run:** \`run-20261202-231501-7f3a\`, 3 turns
-    - **Tokens:** 5,120 in · 408 out · 12,288 cache read · 5,096 cache write
-    - **Trace:** \`/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl\`
+    - **Run:** \`run_5d1c\`, 2 turns
+    - **Tokens:** 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    - **Trace:** \`/home/alice/.wuu/traces/th_7f3a.jsonl\`
     
   ),
 }
@@ -1467,57 +1391,53 @@ Object {
   "command": "wuu-pretty examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=standard
-      thread 20261202-231501-7f3a started
+    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=auto network=false
+      thread th_7f3a started
     
-    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 0/2 done
       [>] Run the test suite
-      [ ] Fix the cart total
+      [ ] Fix the failing cart test
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 3
+    $ npm test 2>&1 | tail -n 5 && echo done
+      │ > shop@1.0.0 test
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Exit code 1
+      │ Tests: 1 failed, 41 passed
+      │ done
       └ ✓ completed
-    ◆ find-callers (explorer) started: Find every caller of total()
-    
-    ━━ turn 2 · agent-7e21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ▸ grep pattern=total( path=src
-      │ src/checkout.js:18
-      │ src/api.js:7
-      └ ✓ completed
-    ── turn 2 completed · 420 in · 38 out · 1,000 cache write
-    ◆ find-callers (explorer) ✓ completed · 420 in · 38 out · 1,000 cache write
-      │ total() is called from src/checkout.js:18 and src/api.js:7.
+    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
+      │ export function add(cart, item) {
+      │   if (cart.items.length > 2) return cart;
+      │   return { ...cart, items: [...cart.items, item] };
+      │ }
       └ ✓ completed
+    $ grep -rn cart src
+      └ withdrawn
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
+      │ Edited src/cart.js (1 replacement)
       └ ✓ completed
-      ✎ edit src/cart.js
-    $ npm run build
-      │ Running in background as process 4242
-      └ ✓ completed
+      ✎ modify src/cart.js
+    ◆ find-cart-code (explorer) ✓ completed · 3,400 in · 310 out · 2,048 cache read
+      │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
+    The cart capped items at 3; I raised the limit.
+    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
+    
+    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 2/2 done
       [x] Run the test suite
-      [x] Fix the cart total
-     The total dropped the last item; fixed it in src/cart.js.
-    ── turn 1 completed · 3,900 in · 310 out · 4,096 cache read · 4,096 cache write · auto-continues
-    
-    ━━ turn 3 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    The build finished. Running the tests again.
+      [x] Fix the failing cart test
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
-     All 42 tests pass now.
-    ── turn 3 completed · 800 in · 60 out · 8,192 cache read
+    All 42 tests pass now.
+    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run-20261202-231501-7f3a · 3 turns · 5,120 in · 408 out · 12,288 cache read · 5,096 cache write
-    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
+    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
 }
@@ -1530,14 +1450,11 @@ Object {
   "stderr": String(
     wuu-redact: examples/failed.jsonl:1: workspace
     wuu-redact: examples/failed.jsonl:2: workspace
-    wuu-redact: examples/failed.jsonl:6: key-value
-    wuu-redact: examples/failed.jsonl:8: key-value
-    wuu-redact: examples/failed.jsonl:9: key-value
-    wuu-redact: examples/failed.jsonl:11: key-value
-    wuu-redact: examples/failed.jsonl:13: authorization
-    wuu-redact: examples/failed.jsonl:15: key-value
-    wuu-redact: examples/failed.jsonl:16: key-value
-    wuu-redact: examples/failed.jsonl:16: home
+    wuu-redact: examples/failed.jsonl:5: authorization
+    wuu-redact: examples/failed.jsonl:6: authorization
+    wuu-redact: examples/failed.jsonl:8: authorization
+    wuu-redact: examples/failed.jsonl:10: authorization
+    wuu-redact: examples/failed.jsonl:13: home
     
   ),
   "stdout": "",
@@ -1567,20 +1484,17 @@ Object {
   "code": 0,
   "command": "wuu-redact --report examples/failed.jsonl > share.jsonl",
   "stderr": String(
-    wuu-redact: report: 13 redactions in 9 of 16 events
-    wuu-redact: report: rule authorization: 2
+    wuu-redact: report: 10 redactions in 7 of 13 events
+    wuu-redact: report: rule authorization: 7
     wuu-redact: report: rule home: 1
-    wuu-redact: report: rule key-value: 8
     wuu-redact: report: rule workspace: 2
     wuu-redact: report: type command_completed: 2
     wuu-redact: report: type command_output_delta: 2
     wuu-redact: report: type command_started: 2
-    wuu-redact: report: type result: 2
+    wuu-redact: report: type result: 1
     wuu-redact: report: type session_configured: 1
     wuu-redact: report: type thread_started: 1
-    wuu-redact: report: type tool_output_delta: 1
     wuu-redact: report: type tool_started: 1
-    wuu-redact: report: type turn_failed: 1
     
   ),
   "stdout": "",
@@ -1593,9 +1507,9 @@ Object {
   "command": "wuu-redact '$..arguments' '$..command' examples/run.jsonl | wuu-filter command_started",
   "stderr": "",
   "stdout": String(
-    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
-    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
+    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
+    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
     
   ),
 }
@@ -1615,11 +1529,7 @@ Object {
   "code": 0,
   "command": "wuu-redact examples/failed.jsonl | wuu-filter tool_started",
   "stderr": "",
-  "stdout": String(
-    {"arguments":"{\\\\"path\\\\":\\\\".env\\\\"}","item_id":"20261202-224010-9b21-turn-0001-item-3","name":"read_file","thread_id":"20261202-224010-9b21","turn_id":"20261202-224010-9b21-turn-0001","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"curl -sf -H 'Authorization: \\\\u003csecret:key-value\\\\u003e] [REDACTED]' https://api.example.com/deploy\\\\"}","item_id":"20261202-224010-9b21-turn-0001-item-5","name":"bash","thread_id":"20261202-224010-9b21","turn_id":"20261202-224010-9b21-turn-0001","type":"tool_started"}
-    
-  ),
+  "stdout": "{\\"arguments\\":\\"{\\\\\\"command\\\\\\":\\\\\\"curl -H 'Authorization: Bearer \\\\u003csecret:authorization\\\\u003e' https://api.example.com/deploy\\\\\\"}\\",\\"item_id\\":\\"it_a1\\",\\"name\\":\\"bash\\",\\"thread_id\\":\\"th_9b21\\",\\"turn_id\\":\\"tu_a1\\",\\"type\\":\\"tool_started\\"}\\n",
 }
 `
 
@@ -1627,8 +1537,8 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-result --json exampl
 Object {
   "code": 5,
   "command": "wuu-result --json examples/timeout.jsonl | jq -r .error",
-  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout\\n",
-  "stdout": "timeout\\n",
+  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout after 600s\\n",
+  "stdout": "timeout after 600s\\n",
 }
 `
 
@@ -1636,14 +1546,8 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-result --structured 
 Object {
   "code": 0,
   "command": "wuu-result --structured examples/structured.jsonl | jq .files",
-  "stderr": "",
-  "stdout": String(
-    [
-      "src/cart.test.js",
-      "src/api.test.js"
-    ]
-    
-  ),
+  "stderr": "wuu-result: examples/structured.jsonl:9: error event: output schema: property \\"ok\\" expected boolean\\n",
+  "stdout": "3\\n",
 }
 `
 
@@ -1651,9 +1555,9 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-result examples/fail
 Object {
   "code": 0,
   "command": "wuu-result examples/failed.jsonl; echo \\"exit $?\\"",
-  "stderr": "wuu-result: examples/failed.jsonl: status failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd\\n",
+  "stderr": "wuu-result: examples/failed.jsonl: status failed: turn failed: tool failed: exit status 6\\n",
   "stdout": String(
-    Deploying with the key from .env.
+    Deploying with the key from .env
     exit 3
     
   ),
@@ -1665,7 +1569,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/killed.jsonl; echo \\"exit $?\\"",
   "stderr": String(
-    wuu-result: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    wuu-result: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
     wuu-result: examples/killed.jsonl: no result event: the producer was killed or the stream was cut
     
   ),
@@ -1678,7 +1582,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/run.jsonl",
   "stderr": "",
-  "stdout": "The build finished. Running the tests again. All 42 tests pass now.\\n",
+  "stdout": "All 42 tests pass now.\\n",
 }
 `
 
@@ -1699,7 +1603,7 @@ Object {
       accumulate  replace streamed deltas with whole agent_message and tool_call events
       turns       one record per turn: status, message, tool calls, files, usage
       redact      remove secrets and private paths, keep the stream valid
-      usage       exact token usage per turn, run, model, file or day, with subagents apart
+      usage       token usage and cost per turn, run, model, file or day, subagents apart
       result      print the run's final message and exit with a status that mirrors the run
       check       validate a stream against the wire protocol and report every problem
       pretty      render the event stream for people: live terminal text or a Markdown transcript
@@ -1719,8 +1623,8 @@ Object {
   "stderr": "",
   "stdout": String(
     turn_started\\t2
-    turn_completed\\t3
-    total\\t5
+    turn_completed\\t2
+    total\\t4
     
   ),
 }
@@ -1754,29 +1658,24 @@ Object {
     
     Exit status (beyond 1 bad data, 2 usage):
       0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
-      7 no result event (the producer was killed or the stream was cut, or the
-        input was empty)
+      7 no result event (the producer was killed or the stream was cut)
       8 unknown or missing status   9 --structured: no structured_result
     
     Examples:
       wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
       wuu-result --structured structured.jsonl
-      wuu exec --json "fix the tests" | wuu-result --tee -o msg.txt | wuu-filter tool
+      wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
-                             means its *.jsonl and *.jsonl.gz files; gzip input is
-                             recognised by its bytes and decompressed
-      -f, --follow           keep reading each FILE as it grows (like tail -F);
-                             end after the run's result event, or on Ctrl-C
+                             means its *.jsonl and *.jsonl.gz files; .gz is decompressed
       --strict               stop at the first bad line (exit 1)
       --pass-invalid         hand bad lines on unchanged instead of skipping them
       --max-line-bytes N     longest line accepted (default 32M; K, M, G suffixes)
       -h, --help             show this help and exit
       --version              print the version and exit
     A bad line is reported on stderr as PROG: FILE:LINE: message.
-    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable
-    input, 129/130/143 after SIGHUP/SIGINT/SIGTERM.
+    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable input.
     
   ),
 }
@@ -1790,9 +1689,6 @@ Object {
   "stdout": String(
     turn_started
     agent_message_delta
-    tool_started
-    tool_output_delta
-    tool_completed
     tool_started
     command_started
     tool_output_delta
@@ -1810,8 +1706,8 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-turns --only-turns e
 Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
-  "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
-  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
+  "stderr": "wuu-turns: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
+  "stdout": "{\\"turn_id\\":\\"tu_01\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"it_01\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":106},{\\"item_id\\":\\"it_02\\",\\"name\\":\\"read_file\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":0}]}\\n",
 }
 `
 
@@ -1821,9 +1717,8 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, message, tools: [.tool_calls[].name], usage}'",
   "stderr": "",
   "stdout": String(
-    {"turn_id":"agent-7e21-turn-0001","status":"completed","message":null,"tools":["grep"],"usage":{"input_tokens":420,"cache_creation_tokens":1000,"cache_read_tokens":0,"prompt_tokens":1420,"output_tokens":38,"cache_hit":0}}
-    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","message":"I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.","tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"cache_creation_tokens":4096,"cache_read_tokens":4096,"prompt_tokens":12092,"output_tokens":310,"cache_hit":0.33873635461462126}}
-    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","message":"The build finished. Running the tests again. All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":800,"cache_creation_tokens":0,"cache_read_tokens":8192,"prompt_tokens":8992,"output_tokens":60,"cache_hit":0.9110320284697508}}
+    {"turn_id":"tu_01","status":"completed","message":"I'll run the tests first. The cart capped items at 3; I raised the limit.","tools":["bash","read_file","edit_file"],"usage":{"input_tokens":9800,"output_tokens":420,"cache_creation_tokens":4096,"cache_read_tokens":4096,"completed_input_tokens":9800,"completed_output_tokens":420}}
+    {"turn_id":"tu_02","status":"completed","message":"All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":11200,"output_tokens":60,"cache_creation_tokens":0,"cache_read_tokens":8192,"completed_input_tokens":11200,"completed_output_tokens":60}}
     
   ),
 }
@@ -1835,11 +1730,10 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl examples/failed.jsonl examples/timeout.jsonl | jq -r '[.turn_id, .status, .usage.input_tokens] | @tsv'",
   "stderr": "",
   "stdout": String(
-    agent-7e21-turn-0001\\tcompleted\\t420
-    20261202-231501-7f3a-turn-0001\\tcompleted\\t3900
-    20261202-231501-7f3a-turn-0002\\tcompleted\\t800
-    20261202-224010-9b21-turn-0001\\tfailed\\t3000
-    20261202-220000-e5f6-turn-0001\\tinterrupted\\t4000
+    tu_01\\tcompleted\\t9800
+    tu_02\\tcompleted\\t11200
+    tu_a1\\tfailed\\t3000
+    tu_t1\\tinterrupted\\t4000
     
   ),
 }
@@ -1851,47 +1745,42 @@ Object {
   "command": "wuu-turns examples/timeout.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
-    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
-    {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
+    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto"},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_e5f6","type":"thread_forked"}
+    {"type":"turn","thread_id":"th_e5f6","turn_id":"tu_t1","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"message":"Refactoring the checkout","message_source":"deltas","tool_calls":[],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"output_tokens":200,"cache_creation_tokens":0,"cache_read_tokens":3000,"completed_input_tokens":null,"completed_output_tokens":null},"event_counts":{"turn_started":1,"agent_message_delta":1,"usage_updated":1,"turn_interrupted":1}}
+    {"error":"timeout after 600s","final_message":"Refactoring the checkout","run_id":"run_t7","status":"timeout","thread_id":"th_e5f6","trace_path":"/home/alice/.wuu/traces/th_e5f6.jsonl","turn_id":"tu_t1","type":"result"}
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by thread,model --breakdown --csv examples/ 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --by model --pricing examples/pricing.json examples/run.jsonl examples/timeout.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
-  "stdout": String(
-    MODEL                     AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT  COST_USD
-    claude-sonnet-4-20250514  main           1       0   4000     200            0        3000      75.0%  0.006900
-    claude-sonnet-4-5         main           3       0   5120     408         5096       12288     240.0%  0.028916
-    claude-sonnet-4-5         subagents      0       1    420      38         1000           0       0.0%  0.004320
-    total                     main           4       0   9120     608         5096       15288     167.6%  0.035816
-    total                     subagents      0       1    420      38         1000           0       0.0%  0.004320
-    total                     all            4       1   9540     646         6096       15288     160.3%  0.040136
+  "command": "wuu-usage --by thread,model --breakdown --csv examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --by turn examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage --by turn examples/run.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
   "stdout": String(
-    THREAD                RUN                       TURN                            MODEL              AGENT       TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0001  claude-sonnet-4-5  main            1       0   3900     310         4096        4096     105.0%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  -                               claude-sonnet-4-5  agent-7e21      0       1    420      38         1000           0       0.0%
-    agent-7e21            run-20261202-231501-7f3a  agent-7e21-turn-0001            claude-sonnet-4-5  main            1       0    420      38         1000           0       0.0%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0002  claude-sonnet-4-5  main            1       0    800      60            0        8192    1024.0%
-    total                 -                         -                               -                  main            3       0   5120     408         5096       12288     240.0%
-    total                 -                         -                               -                  subagents       0       1    420      38         1000           0       0.0%
-    total                 -                         -                               -                  all             3       1   5540     446         6096       12288     221.8%
+    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
+    row,th_9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
+    model,th_9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    row,th_7f3a,claude-sonnet-4,main,,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    model,th_7f3a,claude-sonnet-4,main,claude-sonnet-4,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
+    row,th_7f3a,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    model,th_7f3a,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    row,th_c4d0,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
+    model,th_c4d0,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
+    row,th_e5f6,claude-sonnet-4,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    model,th_e5f6,claude-sonnet-4,main,claude-sonnet-4,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    total,,,main,,5,0,28800,4096,15288,48184,782,0.317283745,
+    total,,,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
+    total,,,all,,5,1,32200,4096,17336,53632,1092,0.323239856,
     
   ),
 }
@@ -1901,44 +1790,107 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --json example
 Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
-  "stdout": "{\\"turns\\":3,\\"agents\\":1,\\"input_tokens\\":5540,\\"output_tokens\\":446,\\"cache_creation_tokens\\":6096,\\"cache_read_tokens\\":12288,\\"cache_hit_ratio\\":2.218051}\\n",
+  "stderr": "",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"output_tokens\\":790,\\"prompt_tokens\\":42832,\\"cache_hit_ratio\\":0.334703025,\\"cost_usd\\":0.1047108}\\n",
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --markdown --by model examples/run.jsonl examples/failed.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --merge --table parts/ 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --markdown --by model examples/run.jsonl examples/failed.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
+  "command": "wuu-usage --merge --table parts/",
+  "stderr": "wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)\\n",
   "stdout": String(
-    | MODEL | AGENT | TURNS | AGENTS | INPUT | OUTPUT | CACHE_WRITE | CACHE_READ | CACHE_HIT |
-    |---|---|---:|---:|---:|---:|---:|---:|---:|
-    | claude-sonnet-4-5 | main | 3 | 0 | 5120 | 408 | 5096 | 12288 | 240.0% |
-    | claude-sonnet-4-5 | subagents | 0 | 1 | 420 | 38 | 1000 | 0 | 0.0% |
-    | gpt-5 | main | 1 | 0 | 3000 | 90 | 0 | 0 | 0.0% |
-    | total | main | 4 | 0 | 8120 | 498 | 5096 | 12288 | 151.3% |
-    | total | subagents | 0 | 1 | 420 | 38 | 1000 | 0 | 0.0% |
-    | total | all | 4 | 1 | 8540 | 536 | 6096 | 12288 | 143.9% |
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl) 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --pricing examples/pricing.json --markdown --by thread examples/run.jsonl 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-usage --merge <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
+  "command": "wuu-usage --pricing examples/pricing.json --markdown --by thread examples/run.jsonl",
+  "stderr": "",
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4700     370         4096       12288     261.4%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1    420      38         1000           0       0.0%
-    agent-7e21            run-20261202-231501-7f3a  main           1       0    420      38         1000           0       0.0%
-    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4000     200            0        3000      75.0%
-    total                 -                         main           4       0   9120     608         5096       15288     167.6%
-    total                 -                         subagents      0       1    420      38         1000           0       0.0%
-    total                 -                         all            4       1   9540     646         6096       15288     160.3%
+    | THREAD | AGENT | TURNS | AGENTS | INPUT | CACHE WRITE | CACHE READ | PROMPT | OUTPUT | CACHE HIT | COST |
+    |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+    | th\\\\_7f3a | main | 2 | 0 | 21,000 | 4,096 | 12,288 | 37,384 | 480 | 32.9% | $0.09 |
+    | th\\\\_7f3a | subagents | 0 | 1 | 3,400 | 0 | 2,048 | 5,448 | 310 | 37.6% | $0.02 |
+    | TOTAL | main | 2 | 0 | 21,000 | 4,096 | 12,288 | 37,384 | 480 | 32.9% | $0.09 |
+    | TOTAL | subagents | 0 | 1 | 3,400 | 0 | 2,048 | 5,448 | 310 | 37.6% | $0.02 |
+    | TOTAL | all | 2 | 1 | 24,400 | 4,096 | 14,336 | 42,832 | 790 | 33.5% | $0.10 |
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --table --by model --breakdown examples/ 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-usage --table --by model --breakdown examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": String(
+    MODEL            AGENT      BY MODEL           TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    ---------------  ---------  -----------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    claude-haiku-4   main                              1       0     800            0           0     800      12       0.0%  unknown
+                                └ claude-haiku-4       1       0     800            0           0     800      12       0.0%  unknown
+    claude-sonnet-4  main                              3       0  25,000        4,096      15,288  44,384     680      34.4%    $0.11
+                                └ claude-sonnet-4      3       0  25,000        4,096      15,288  44,384     680      34.4%    $0.11
+    claude-sonnet-4  subagents                         0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+                                └ claude-sonnet-4      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    gpt-5            main                              1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+                                └ gpt-5                1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    ---------------  ---------  -----------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL            main                              5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL            subagents                         0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL            all                               5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --table examples/ 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-usage --table examples/",
+  "stderr": String(
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    
+  ),
+  "stdout": String(
+    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
+    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
+    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
+    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
+    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
     
   ),
 }
@@ -1946,46 +1898,26 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage examples/ 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-usage examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
-    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2): input_tokens 1300 is less than cache_creation_tokens + cache_read_tokens 2048; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)
-    wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)
+    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
+    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
+    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
     
   ),
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    20261202-224010-9b21  run-20261202-224010-9b21  main           1       0   3000      90            0           0       0.0%
-    20261202-233000-e1d2  (no result)               main           1       0   1300      81         2048           0       0.0%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4700     370         4096       12288     261.4%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1    420      38         1000           0       0.0%
-    agent-7e21            run-20261202-231501-7f3a  main           1       0    420      38         1000           0       0.0%
-    20261202-230512-c4d0  run-20261202-230512-c4d0  main           1       0   2100      44            0        1024      48.8%
-    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4000     200            0        3000      75.0%
-    total                 -                         main           7       0  15520     823         7144       16312     105.1%
-    total                 -                         subagents      0       1    420      38         1000           0       0.0%
-    total                 -                         all            7       1  15940     861         8144       16312     102.3%
-    
-  ),
-}
-`
-
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage examples/run.jsonl 1`] = `
-Object {
-  "code": 0,
-  "command": "wuu-usage examples/run.jsonl",
-  "stderr": "wuu-usage: examples/run.jsonl:38: warning: turn 20261202-231501-7f3a-turn-0001 (thread 20261202-231501-7f3a): input_tokens 3900 is less than cache_creation_tokens + cache_read_tokens 8192; input_tokens should include cached tokens (uncached input is counted as 0; further cases in this input are not reported)\\n",
-  "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS  INPUT  OUTPUT  CACHE_WRITE  CACHE_READ  CACHE_HIT
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4700     370         4096       12288     261.4%
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1    420      38         1000           0       0.0%
-    agent-7e21            run-20261202-231501-7f3a  main           1       0    420      38         1000           0       0.0%
-    total                 -                         main           3       0   5120     408         5096       12288     240.0%
-    total                 -                         subagents      0       1    420      38         1000           0       0.0%
-    total                 -                         all            3       1   5540     446         6096       12288     221.8%
+    kind\\tthread_id\\trun_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
+    row\\tth_9b21\\trun_77aa\\tmain\\t1\\t0\\t3000\\t0\\t0\\t3000\\t90\\t0\\t0.00465
+    row\\tth_7f3a\\trun_5d1c\\tmain\\t2\\t0\\t21000\\t4096\\t12288\\t37384\\t480\\t0.328696768\\t0.0892464
+    row\\tth_7f3a\\trun_5d1c\\tsubagents\\t0\\t1\\t3400\\t0\\t2048\\t5448\\t310\\t0.375917767\\t0.0154644
+    row\\tth_c4d0\\trun_s9\\tmain\\t1\\t0\\t800\\t0\\t0\\t800\\t12\\t0\\t
+    row\\tth_e5f6\\trun_t7\\tmain\\t1\\t0\\t4000\\t0\\t3000\\t7000\\t200\\t0.428571428\\t0.0159
+    total\\t\\t\\tmain\\t5\\t0\\t28800\\t4096\\t15288\\t48184\\t782\\t0.317283745\\t
+    total\\t\\t\\tsubagents\\t0\\t1\\t3400\\t0\\t2048\\t5448\\t310\\t0.375917767\\t0.0154644
+    total\\t\\t\\tall\\t5\\t1\\t32200\\t4096\\t17336\\t53632\\t1092\\t0.323239856\\t
     
   ),
 }

@@ -1,10 +1,11 @@
 /**
  * A wuu-usage worker thread: scans the files it is sent, one at a time, with
- * the same code as a serial run (see scanFile in usage.ts), and posts back
- * the units and the messages that a serial run would have written.
+ * the same code as a serial run (scanFile), and posts back the units and the
+ * messages that a serial run would have written.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { scanFile, type ScanPolicy } from './usage.js';
+import { scanFile } from './files.js';
+import type { ScanPolicy } from './reader.js';
 
 const policy = workerData as ScanPolicy;
 const port = parentPort;

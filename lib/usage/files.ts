@@ -1,0 +1,112 @@
+/**
+ * Scanning one named input file, as a worker thread or the serial loop does
+ * it: the same reader and scanner as everywhere, messages collected in order
+ * instead of written, so a parallel run can print them in file order.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { describeInputError } from '../runner.js';
+import { fileTime } from './dates.js';
+import { InputReader, type ScanPolicy } from './reader.js';
+import { UsageScanner } from './scanner.js';
+import type { UsageUnit } from './types.js';
+
+/**
+ * Opens a named input. A FIFO (or socket) is read through a non-blocking
+ * pipe handle, not the thread pool: a blocked read of an idle FIFO would
+ * otherwise keep the process from exiting after a signal.
+ */
+function openSource(name: string): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    fs.open(name, 'r', (err, fd) => {
+      if (err) return reject(err);
+      fs.fstat(fd, (statErr, stat) => {
+        if (statErr) {
+          fs.close(fd, () => reject(statErr));
+          return;
+        }
+        if (stat.isDirectory()) {
+          fs.close(fd, () => reject(Object.assign(new Error('Is a directory'), { code: 'EISDIR' })));
+          return;
+        }
+        if (stat.isFIFO() || stat.isSocket()) resolve(new net.Socket({ fd, readable: true, writable: false }));
+        else resolve(fs.createReadStream('', { fd, highWaterMark: 1 << 20 }));
+      });
+    });
+  });
+}
+
+/** What scanning one input produced. */
+export interface FileScan {
+  /** Messages for stderr in order (without the program name). */
+  messages: string[];
+  units: UsageUnit[];
+  badLines: number;
+  /** The input could not be read (exit status 2). */
+  unreadable: boolean;
+  /** A bad line under --strict stopped it: nothing after it counts. */
+  stopped: boolean;
+}
+
+/** Something that can stop a scan early (a signal). */
+export interface Interrupt {
+  interrupted: boolean;
+  /** Called with the stream being read, so a signal can end it at once. */
+  current?: { destroy(): void } | undefined;
+}
+
+/**
+ * Scans one input file; messages go to `say` at once, or are collected.
+ * `interrupt.interrupted` ends it early: the units
+ * read so far count, without a "killed" warning (the reader, not the
+ * producer, stopped).
+ */
+export async function scanFile(
+  name: string,
+  policy: ScanPolicy,
+  interrupt: Interrupt = { interrupted: false },
+  say?: (message: string) => void,
+  timeOfFile: (file: string) => string | null = fileTime,
+): Promise<FileScan> {
+  const messages: string[] = [];
+  const result: FileScan = { messages, units: [], badLines: 0, unreadable: false, stopped: false };
+  // Serially, messages are written as they come (a live pipe sees them at once); a worker collects them.
+  const message = say ?? ((m: string) => messages.push(m));
+  const scanner = new UsageScanner(name, message, timeOfFile);
+  const reader = new InputReader(name, policy, scanner, message);
+  let source: Readable | undefined;
+  try {
+    source = await openSource(name);
+    let input: NodeJS.ReadableStream = source;
+    if (name.endsWith('.gz')) {
+      const gunzip = zlib.createGunzip();
+      source.on('error', (err: Error) => gunzip.destroy(err));
+      input = source.pipe(gunzip);
+    }
+    interrupt.current = source;
+    if (interrupt.interrupted) source.destroy();
+    for await (const chunk of input) {
+      reader.push(chunk as Buffer);
+      if (reader.stopped || interrupt.interrupted) break;
+    }
+  } catch (err) {
+    if (!interrupt.interrupted) {
+      message(`${name}: ${describeInputError(err as NodeJS.ErrnoException)}`);
+      result.unreadable = true;
+      return result;
+    }
+  } finally {
+    interrupt.current = undefined;
+    source?.destroy();
+  }
+  result.badLines = reader.badLines;
+  result.stopped = reader.stopped;
+  if (reader.stopped) return result;
+  if (!interrupt.interrupted) reader.end();
+  result.badLines = reader.badLines;
+  result.stopped = reader.stopped;
+  if (!reader.stopped) result.units = scanner.finish(interrupt.interrupted);
+  return result;
+}

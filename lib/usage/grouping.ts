@@ -1,0 +1,246 @@
+/**
+ * Grouping units into report rows: any combination of turn, run, thread,
+ * model, file, day, week and month (`--by day,model`), with the main agent
+ * and subagents in rows of their own, an optional row per model under each
+ * row (`--breakdown`), and totals. Every row and total is a sum of units, so
+ * the totals of any grouping equal the ungrouped totals.
+ */
+import type { Calendar } from './dates.js';
+import { unitKey } from './ledger.js';
+import type { Pricer } from './prices.js';
+import { TOKEN_FIELDS, type Tokens, type UsageDim, type UsageUnit } from './types.js';
+
+/** Sums of one row: exact tokens and cost. */
+export interface Sums extends Tokens {
+  turns: number;
+  agents: number;
+  /** Cost in femto-dollars of the priced units. */
+  cost: bigint;
+  /** Whether a unit of the row has no price (then the row's cost is unknown). */
+  unpriced: boolean;
+}
+
+/** One report row. */
+export interface UsageRow {
+  /** `row`; `model` for a --breakdown row under it; `total`. */
+  kind: 'row' | 'model' | 'total';
+  /** Values of the grouping columns (see {@link keyColumns}); null where none applies. */
+  keys: Array<string | null>;
+  /** `main`, `subagents`, an agent_id (--by turn) or `all` (total). */
+  agent: string;
+  /** The model of a breakdown row. */
+  model?: string;
+  sums: Sums;
+}
+
+/** Options of the report. */
+export interface ReportOptions {
+  /** Grouping dimensions, in column order (default: run). */
+  by?: readonly UsageDim[];
+  /** A row per model under each row. */
+  breakdown?: boolean;
+  /** Prices; without it there is no cost. */
+  pricer?: Pricer;
+  /** Days, weeks and months in a time zone. */
+  calendar?: Calendar;
+  /** Only units whose day (in the calendar's zone) is within [since, until] (YYYY-MM-DD). */
+  since?: string;
+  until?: string;
+}
+
+/** The report: rows in a deterministic order, then the totals. */
+export interface UsageReport {
+  by: readonly UsageDim[];
+  rows: UsageRow[];
+  totals: { main: UsageRow; subagents: UsageRow; all: UsageRow };
+  /** Whether costs were computed. */
+  priced: boolean;
+  /** Models (`provider/model`) with usage and no price, sorted. */
+  unpriced: string[];
+  /** The units the report covers (after --since/--until). */
+  units: UsageUnit[];
+  /** The cost of each unit (same order), when priced. */
+  costs: Array<bigint | null>;
+}
+
+/** The grouping columns of each dimension, as [JSON field, table header]. */
+export function dimColumns(dim: UsageDim): Array<[string, string]> {
+  switch (dim) {
+    case 'turn':
+      return [
+        ['thread_id', 'THREAD'],
+        ['run_id', 'RUN'],
+        ['turn_id', 'TURN'],
+        ['model', 'MODEL'],
+      ];
+    case 'run':
+      return [
+        ['thread_id', 'THREAD'],
+        ['run_id', 'RUN'],
+      ];
+    case 'thread':
+      return [['thread_id', 'THREAD']];
+    case 'model':
+      return [['model', 'MODEL']];
+    case 'file':
+      return [['file', 'FILE']];
+    case 'day':
+      return [['day', 'DAY']];
+    case 'week':
+      return [['week', 'WEEK']];
+    case 'month':
+      return [['month', 'MONTH']];
+  }
+}
+
+/** The grouping columns of a list of dimensions (a column shared by two is shown once). */
+export function keyColumns(by: readonly UsageDim[]): Array<[string, string]> {
+  const seen = new Set<string>();
+  const out: Array<[string, string]> = [];
+  for (const dim of by) {
+    for (const col of dimColumns(dim)) {
+      if (seen.has(col[0])) continue;
+      seen.add(col[0]);
+      out.push(col);
+    }
+  }
+  return out;
+}
+
+/** The value of one column for a unit. */
+function columnValue(unit: UsageUnit, field: string, calendar: Calendar | undefined): string | null {
+  switch (field) {
+    case 'thread_id':
+      return unit.thread_id;
+    case 'run_id':
+      return unit.run_id;
+    case 'turn_id':
+      return unit.kind === 'turn' ? unit.turn_id : null;
+    case 'model':
+      return unit.model;
+    case 'file':
+      return unit.file;
+    case 'day':
+      return calendar?.day(unit.time) ?? (unit.time ?? 'unknown').slice(0, 10);
+    case 'week':
+      return calendar?.week(unit.time) ?? 'unknown';
+    case 'month':
+      return calendar?.month(unit.time) ?? (unit.time ?? 'unknown').slice(0, 7);
+    default:
+      return null;
+  }
+}
+
+/** Empty sums. */
+export function newSums(): Sums {
+  return { turns: 0, agents: 0, input_tokens: 0n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: 0n, cost: 0n, unpriced: false };
+}
+
+/** Adds a unit (and its cost: null when it has no price) to sums. */
+export function addUnit(sums: Sums, unit: UsageUnit, cost: bigint | null): void {
+  if (unit.kind === 'turn') sums.turns++;
+  else sums.agents++;
+  for (const f of TOKEN_FIELDS) sums[f] += unit[f];
+  if (cost === null) sums.unpriced = true;
+  else sums.cost += cost;
+}
+
+const SORTED_DIMS: ReadonlySet<UsageDim> = new Set(['model', 'file', 'day', 'week', 'month']);
+
+interface Group {
+  keys: Array<string | null>;
+  sortKey: string;
+  main?: Sums;
+  subagents?: Sums;
+  agent?: string;
+  models: Map<string, { main?: Sums; subagents?: Sums }>;
+}
+
+/** Groups units into rows. Subagents are rows of their own, never added to main. */
+export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptions = {}): UsageReport {
+  const by = options.by && options.by.length > 0 ? options.by : (['run'] as const);
+  const calendar = options.calendar;
+  const cols = keyColumns(by);
+  const perUnit = by.includes('turn');
+  const units: UsageUnit[] = [];
+  for (const unit of allUnits) {
+    if (options.since !== undefined || options.until !== undefined) {
+      const day = columnValue(unit, 'day', calendar) ?? 'unknown';
+      if (day === 'unknown' || (options.since !== undefined && day < options.since) || (options.until !== undefined && day > options.until)) continue;
+    }
+    units.push(unit);
+  }
+  const pricer = options.pricer;
+  const costs = units.map((u) => (pricer ? pricer.cost(u) : null));
+  const groups = new Map<string, Group>();
+  const order: Group[] = [];
+  const main = newSums();
+  const subagents = newSums();
+  const all = newSums();
+  units.forEach((unit, i) => {
+    const cost = pricer ? costs[i]! : 0n;
+    const keys = cols.map(([field]) => columnValue(unit, field, calendar));
+    const sortKey = JSON.stringify(keys);
+    // --by turn: every turn and every subagent is a row of its own.
+    const groupKey = perUnit ? unitKey(unit) : sortKey;
+    let group = groups.get(groupKey);
+    if (group === undefined) {
+      group = { keys, sortKey, models: new Map() };
+      groups.set(groupKey, group);
+      order.push(group);
+    }
+    const side = unit.kind === 'turn' ? 'main' : 'subagents';
+    addUnit((group[side] ??= newSums()), unit, cost);
+    if (unit.kind === 'agent' && perUnit) group.agent = unit.agent_id;
+    if (options.breakdown) {
+      let m = group.models.get(unit.model);
+      if (m === undefined) group.models.set(unit.model, (m = {}));
+      addUnit((m[side] ??= newSums()), unit, cost);
+    }
+    addUnit(side === 'main' ? main : subagents, unit, cost);
+    addUnit(all, unit, cost);
+  });
+  // Units come sorted by file and line: turn, run and thread rows keep that
+  // (reading) order; model, file and calendar rows are sorted by their keys.
+  if (by.every((d) => SORTED_DIMS.has(d))) order.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  const rows: UsageRow[] = [];
+  for (const group of order) {
+    for (const side of ['main', 'subagents'] as const) {
+      const sums = group[side];
+      if (sums === undefined) continue;
+      const agent = side === 'main' ? 'main' : (group.agent ?? 'subagents');
+      rows.push({ kind: 'row', keys: group.keys, agent, sums });
+      if (!options.breakdown) continue;
+      for (const model of Array.from(group.models.keys()).sort()) {
+        const part = group.models.get(model)![side];
+        if (part !== undefined) rows.push({ kind: 'model', keys: group.keys, agent, model, sums: part });
+      }
+    }
+  }
+  const blank = cols.map(() => null);
+  const unpriced = pricer ? Array.from(pricer.unknown).sort() : [];
+  return {
+    by,
+    rows,
+    totals: {
+      main: { kind: 'total', keys: blank, agent: 'main', sums: main },
+      subagents: { kind: 'total', keys: blank, agent: 'subagents', sums: subagents },
+      all: { kind: 'total', keys: blank, agent: 'all', sums: all },
+    },
+    priced: pricer !== undefined,
+    unpriced,
+    units,
+    costs,
+  };
+}
+
+const MAX_SAFE = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1e9));
+
+/** Cache hit ratio of sums: cache read / prompt; null with no prompt. */
+export function cacheHit(s: Tokens): number | null {
+  const prompt = s.input_tokens + s.cache_creation_tokens + s.cache_read_tokens;
+  if (prompt === 0n) return null;
+  // Truncated to 1e-9, the same whatever the magnitudes (BigInt only when a double could not hold them).
+  if (prompt <= MAX_SAFE) return Math.floor((Number(s.cache_read_tokens) * 1e9) / Number(prompt)) / 1e9;
+  return Number((s.cache_read_tokens * 1_000_000_000n) / prompt) / 1e9;
+}

@@ -1,0 +1,161 @@
+/**
+ * Running wuu-usage over inputs: serially, or on worker threads (`-j N`,
+ * loaded only then). Both use the same per-file scan (files.ts) and the same
+ * ledger, and print each file's messages in file order, so stdout, stderr
+ * and the exit status do not depend on N. SIGINT, SIGTERM and SIGHUP stop
+ * the reading; the report of what was read so far is still written (partial
+ * totals), with the signal's exit status.
+ */
+import os from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { expandInput, type ToolIO } from '../runner.js';
+import { escapeControls } from '../text.js';
+import { scanFile, type FileScan, type Interrupt } from './files.js';
+import { UsageLedger } from './ledger.js';
+import { InputReader, type ScanPolicy } from './reader.js';
+import { renderUsage, type RenderOptions } from './render.js';
+import { UsageScanner } from './scanner.js';
+
+/** Options of {@link usageMain}. */
+export interface UsageRunOptions extends RenderOptions {
+  policy: ScanPolicy;
+  /** Worker threads; capped by the number of files (default: the usable CPUs). */
+  jobs?: number;
+}
+
+/** Default number of worker threads: the usable CPUs. */
+export function defaultJobs(): number {
+  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+}
+
+const SIGNAL_STATUS: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+type WorkerReply = { index: number; result: FileScan } | { index: number; error: string };
+
+/** The worker module next to this one (.ts when run from source under a TypeScript loader). */
+function workerUrl(): URL {
+  return new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
+}
+
+/** Reads stdin (through the runner) into units. */
+async function scanStdin(io: ToolIO, policy: ScanPolicy, interrupt: Interrupt, say: (m: string) => void): Promise<FileScan> {
+  const messages: string[] = [];
+  let scanner: UsageScanner | undefined;
+  let reader: InputReader | undefined;
+  const going = await io.readInputs(['-'], (chunk, file) => {
+    if (reader === undefined) {
+      scanner = new UsageScanner(file, say, () => new Date().toISOString());
+      reader = new InputReader(file, policy, scanner, say);
+    }
+    reader.push(chunk);
+  });
+  if (!going) interrupt.interrupted = true;
+  if (reader === undefined || scanner === undefined) return { messages, units: [], badLines: 0, unreadable: false, stopped: false };
+  if (!interrupt.interrupted) reader.end();
+  const stopped = reader.stopped;
+  return { messages, units: stopped ? [] : scanner.finish(interrupt.interrupted), badLines: reader.badLines, unreadable: false, stopped };
+}
+
+/** Scans `files` on worker threads, handing each result to `take` in file order. */
+async function scanParallel(files: readonly string[], jobs: number, policy: ScanPolicy, interrupt: Interrupt & { wake?: () => void }, take: (r: FileScan) => boolean): Promise<void> {
+  const { Worker: WorkerClass } = await import('node:worker_threads');
+  const results: Array<FileScan | undefined> = new Array(files.length);
+  let printed = 0;
+  let assigned = 0;
+  let going = true;
+  const workers: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      interrupt.wake = resolve;
+      const drain = () => {
+        while (printed < files.length && going) {
+          const result = results[printed];
+          if (result === undefined) return;
+          results[printed] = undefined;
+          going = take(result);
+          printed++;
+        }
+        resolve();
+      };
+      const assign = (worker: Worker) => {
+        if (assigned < files.length && going && !interrupt.interrupted) worker.postMessage({ index: assigned, name: files[assigned++] });
+      };
+      for (let i = 0; i < jobs; i++) {
+        const worker = new WorkerClass(workerUrl(), { workerData: policy });
+        workers.push(worker);
+        worker.on('message', (reply: WorkerReply) => {
+          if ('error' in reply) {
+            reject(new Error(`worker failed on ${files[reply.index]}: ${reply.error}`));
+            return;
+          }
+          results[reply.index] = reply.result;
+          drain();
+          assign(worker);
+        });
+        worker.on('error', reject);
+        assign(worker);
+      }
+    });
+  } finally {
+    interrupt.wake = undefined;
+    if (interrupt.interrupted) {
+      // A worker may be blocked in a read that never returns (a FIFO whose
+      // writer is idle): do not wait for it, and let the process exit without it.
+      for (const w of workers) {
+        w.unref();
+        void w.terminate();
+      }
+    } else {
+      await Promise.all(workers.map((w) => w.terminate()));
+    }
+  }
+}
+
+/**
+ * Reads the inputs and writes the report. Returns the exit status: the
+ * signal's when interrupted, 2 when an input was unreadable, 1 for bad
+ * lines, else 0.
+ */
+export async function usageMain(names: readonly string[], options: UsageRunOptions, io: ToolIO): Promise<number> {
+  const warn = (m: string) => io.warn(escapeControls(m));
+  const files = (names.length === 0 ? ['-'] : names).flatMap(expandInput);
+  const ledger = new UsageLedger(warn);
+  let badLines = 0;
+  let unreadable = 0;
+  let stopped = false;
+  const interrupt: Interrupt & { signal?: string; wake?: () => void } = { interrupted: false };
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupt.interrupted = true;
+    interrupt.signal ??= signal;
+    interrupt.current?.destroy();
+    interrupt.wake?.();
+  };
+  const take = (result: FileScan): boolean => {
+    for (const message of result.messages) warn(message);
+    badLines += result.badLines;
+    if (result.unreadable) unreadable++;
+    if (result.stopped) stopped = true;
+    else ledger.add(result.units);
+    return !stopped;
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
+  try {
+    const jobs = Math.max(1, Math.min(options.jobs ?? defaultJobs(), files.length));
+    if (jobs > 1 && !files.includes('-')) {
+      await scanParallel(files, jobs, options.policy, interrupt, take);
+    } else {
+      for (const name of files) {
+        if (stopped || interrupt.interrupted) break;
+        const result = name === '-' ? await scanStdin(io, options.policy, interrupt, warn) : await scanFile(name, options.policy, interrupt, warn);
+        take(result);
+      }
+    }
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+  }
+  if (stopped) return unreadable > 0 ? 2 : 1;
+  await io.write(renderUsage(ledger.units(), { ...options, warn }));
+  if (interrupt.signal !== undefined) return SIGNAL_STATUS[interrupt.signal] ?? 130;
+  return unreadable > 0 ? 2 : badLines > 0 ? 1 : 0;
+}

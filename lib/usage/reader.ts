@@ -1,0 +1,205 @@
+/**
+ * Bytes of one input to the scanner. Lines are framed by the shared
+ * LineSplitter and read by the shared `readLine` (size cap, validation,
+ * bad-line wording), but a line whose tail names a type wuu-usage does not
+ * read (`..."type":"agent_message_delta"}`, most of a stream) is skipped as
+ * bytes before any record is built: Go sorts keys, so `type` is the last
+ * member of almost every event. Lines of other shapes take the general path.
+ * Under --strict every line is validated.
+ */
+import { LineSplitter, type Line } from '../jsonl.js';
+import { badLineMessage, readLine } from '../runner.js';
+import type { UsageScanner } from './scanner.js';
+import { USAGE_TYPES } from './types.js';
+
+/** How a file's lines are handled: the runner's bad-line policy. */
+export interface ScanPolicy {
+  maxLineBytes: number;
+  strict: boolean;
+  passInvalid: boolean;
+}
+
+const QUOTE = 0x22;
+const RBRACE = 0x7d;
+const BACKSLASH = 0x5c;
+const TYPE_KEY = Buffer.from('"type":');
+const NEWLINE = 0x0a;
+const EMPTY = Buffer.alloc(0);
+
+/** The usage types as bytes, by length, for a comparison that allocates nothing. */
+const NEEDED_BY_LENGTH = new Map<number, Buffer[]>();
+for (const type of USAGE_TYPES) {
+  const bytes = Buffer.from(type, 'latin1');
+  const list = NEEDED_BY_LENGTH.get(bytes.length) ?? [];
+  list.push(bytes);
+  NEEDED_BY_LENGTH.set(bytes.length, list);
+}
+
+/**
+ * Whether a line's tail names a type wuu-usage reads: true or false when the
+ * line ends `,"type":"NAME"}`, undefined for any other shape. Allocates
+ * nothing: this runs on every line.
+ */
+export function tailNeeded(src: Buffer, start: number, end: number): boolean | undefined {
+  const close = end - 1;
+  if (close - start < 12 || src[close] !== RBRACE || src[close - 1] !== QUOTE) return undefined;
+  let open = close - 2;
+  const stop = Math.max(start + 8, close - 48);
+  while (open > stop && src[open] !== QUOTE) {
+    if (src[open] === BACKSLASH) return undefined;
+    open--;
+  }
+  if (src[open] !== QUOTE) return undefined;
+  const keyAt = open - TYPE_KEY.length;
+  if (keyAt - 1 < start) return undefined;
+  for (let k = 0; k < TYPE_KEY.length; k++) if (src[keyAt + k] !== TYPE_KEY[k]) return undefined;
+  const before = src[keyAt - 1];
+  if (before !== 0x2c && before !== 0x7b) return undefined;
+  const list = NEEDED_BY_LENGTH.get(close - 1 - (open + 1));
+  if (list === undefined) return false;
+  outer: for (const name of list) {
+    for (let k = 0; k < name.length; k++) if (src[open + 1 + k] !== name[k]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The type named by a line's tail when the line ends `,"type":"NAME"}` (or
+ * `{"type":"NAME"}`); undefined for any other shape.
+ */
+export function tailType(src: Buffer, start: number, end: number): string | undefined {
+  const close = end - 1;
+  if (close - start < 12 || src[close] !== RBRACE || src[close - 1] !== QUOTE) return undefined;
+  let open = close - 2;
+  const stop = Math.max(start + 8, close - 48);
+  while (open > stop && src[open] !== QUOTE) {
+    if (src[open] === BACKSLASH) return undefined;
+    open--;
+  }
+  if (src[open] !== QUOTE) return undefined;
+  const keyAt = open - TYPE_KEY.length;
+  if (keyAt - 1 < start) return undefined;
+  for (let k = 0; k < TYPE_KEY.length; k++) if (src[keyAt + k] !== TYPE_KEY[k]) return undefined;
+  const before = src[keyAt - 1];
+  if (before !== 0x2c && before !== 0x7b) return undefined;
+  return src.toString('latin1', open + 1, close - 1);
+}
+
+/** Reads one input's chunks into a scanner, with the shared line policy. */
+export class InputReader {
+  /** Frames the lines that straddle chunks (and the first, for its BOM), with the shared size cap. */
+  private readonly splitter: LineSplitter;
+  /** Bad lines counted against the exit status. */
+  badLines = 0;
+  /** A bad line under --strict stopped it: nothing after it counts. */
+  stopped = false;
+  /** Physical lines so far (the splitter sees only some of them). */
+  private lineNo = 0;
+  private current: Line | undefined;
+  private readonly handler: Parameters<typeof readLine>[2];
+  private readonly onSplit: (line: Line) => void;
+
+  constructor(
+    readonly file: string,
+    private readonly policy: ScanPolicy,
+    private readonly scanner: UsageScanner,
+    private readonly message: (text: string) => void,
+  ) {
+    this.splitter = new LineSplitter(policy.maxLineBytes);
+    this.handler = {
+      maxLineBytes: policy.maxLineBytes,
+      // --strict promises every line is checked, as in the runner.
+      needsParse: policy.strict ? undefined : (type: string) => USAGE_TYPES.has(type),
+      push: (rec) => {
+        const type = rec.type;
+        if (USAGE_TYPES.has(type)) this.scanner.push(type, rec.event as unknown as Record<string, unknown>, rec.line, rec.raw);
+        else this.scanner.seen(rec.line);
+      },
+      bad: (reason: string) => {
+        const line = this.current!;
+        if (!line.terminated && line.oversizeBytes === undefined) {
+          // A producer killed mid-write leaves a cut last line (trap 11): a
+          // fact about the run, reported like the missing result, not bad data.
+          this.message(`${file}:${line.line}: warning: ${badLineMessage(line, reason)}; not counted`);
+          return;
+        }
+        this.message(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+        if (policy.passInvalid && line.oversizeBytes === undefined) return;
+        this.badLines++;
+        if (policy.strict) this.stopped = true;
+      },
+    };
+    this.onSplit = (line: Line) => this.handle({ ...line, line: ++this.lineNo });
+  }
+
+  /** One framed line: skipped as bytes when its tail names a type nobody reads, else the shared readLine. */
+  private handle(line: Line): void {
+    if (this.stopped) return;
+    if (!this.policy.strict && line.terminated && line.oversizeBytes === undefined && tailNeeded(line.source, line.start, line.end) === false) {
+      this.scanner.seen(line.line);
+      return;
+    }
+    this.current = line;
+    readLine(this.file, line, this.handler);
+    this.current = undefined;
+  }
+
+  /**
+   * Feeds one chunk of the input. Lines wholly inside the chunk are found
+   * with indexOf and judged by their tail without building anything; the
+   * first and last pieces go through the shared LineSplitter.
+   */
+  push(chunk: Buffer): void {
+    if (this.stopped) return;
+    const first = chunk.indexOf(NEWLINE);
+    if (first < 0) {
+      this.splitter.push(chunk, this.onSplit);
+      return;
+    }
+    this.splitter.push(chunk.subarray(0, first + 1), this.onSplit);
+    const max = this.policy.maxLineBytes;
+    const strict = this.policy.strict;
+    let from = first + 1;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, from);
+      if (nl < 0 || this.stopped) break;
+      const line = ++this.lineNo;
+      if (nl - from > max) {
+        this.handle({ source: EMPTY, start: 0, end: 0, line, terminated: true, oversizeBytes: nl - from });
+      } else if (strict) {
+        this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
+      } else {
+        const needed = tailNeeded(chunk, from, nl);
+        if (needed === false) this.scanner.seen(line);
+        else if (needed !== true || !this.fast(chunk, from, nl, line)) this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
+      }
+      from = nl + 1;
+    }
+    if (from < chunk.length && !this.stopped) this.splitter.push(chunk.subarray(from), this.onSplit);
+  }
+
+  /**
+   * The happy path of a usage line in the producer's shape: parsed at once.
+   * Anything unexpected (not JSON, not an event, nested too deep) returns
+   * false, and the shared readLine judges and reports the line.
+   */
+  private fast(chunk: Buffer, start: number, end: number, line: number): boolean {
+    let event: unknown;
+    try {
+      event = JSON.parse(chunk.toString('utf8', start, end));
+    } catch {
+      return false;
+    }
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
+    const type = (event as { type?: unknown }).type;
+    if (typeof type !== 'string' || !USAGE_TYPES.has(type)) return false;
+    this.scanner.push(type, event as Record<string, unknown>, line, chunk.subarray(start, end));
+    return true;
+  }
+
+  /** End of the input: a last line without newline is read (or reported). */
+  end(): void {
+    if (!this.stopped) this.splitter.end(this.onSplit);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The `--json` report, one JSON object per line: first every unit (`kind`
+ * turn or agent: the mergeable facts), then one line per row (`kind` row, or
+ * `model` under it with --breakdown), then one `total` line. Token counts and
+ * dollars are written as exact digits (a JSON number of any size); parsers
+ * that read numbers as doubles lose digits beyond 2^53, `--merge` does not.
+ */
+import { cacheHit, keyColumns, type Sums, type UsageReport } from './grouping.js';
+import { unitJson } from './ledger.js';
+import { usdDecimal } from './prices.js';
+import { promptOf, type Tokens } from './types.js';
+
+/** `"prompt_tokens":N,"cache_hit_ratio":R` of tokens. */
+function derived(t: Tokens): string {
+  const hit = cacheHit(t);
+  return `"prompt_tokens":${promptOf(t)},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
+}
+
+/** The `"cost_usd"` member of a cost (null when unknown). */
+function costJson(cost: bigint | null): string {
+  return `,"cost_usd":${cost === null ? 'null' : usdDecimal(cost)}`;
+}
+
+/** The sums of a row as JSON members (no braces). */
+export function sumsMembers(s: Sums, priced: boolean): string {
+  return (
+    `"turns":${s.turns},"agents":${s.agents},"input_tokens":${s.input_tokens},"cache_creation_tokens":${s.cache_creation_tokens},` +
+    `"cache_read_tokens":${s.cache_read_tokens},"output_tokens":${s.output_tokens},${derived(s)}` +
+    (priced ? costJson(s.unpriced ? null : s.cost) : '')
+  );
+}
+
+/** Renders the report as JSON lines. */
+export function renderJson(report: UsageReport): string {
+  const lines: string[] = [];
+  const priced = report.priced;
+  report.units.forEach((unit, i) => {
+    lines.push(unitJson(unit, `,${derived(unit)}${priced ? costJson(report.costs[i] ?? null) : ''}`));
+  });
+  const by = JSON.stringify(report.by.join(','));
+  const cols = keyColumns(report.by);
+  for (const row of report.rows) {
+    let keys = '';
+    cols.forEach(([field], i) => (keys += `,${JSON.stringify(field)}:${JSON.stringify(row.keys[i] ?? null)}`));
+    const model = row.kind === 'model' ? `,"breakdown_model":${JSON.stringify(row.model ?? '')}` : '';
+    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${JSON.stringify(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
+  }
+  const t = report.totals;
+  lines.push(
+    `{"kind":"total","by":${by},${sumsMembers(t.main.sums, priced)},"subagents":{${sumsMembers(t.subagents.sums, priced)}},` +
+      `"all":{${sumsMembers(t.all.sums, priced)}}${priced ? `,"unpriced_models":${JSON.stringify(report.unpriced)}` : ''}}`,
+  );
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,374 @@
+/**
+ * The per-stream state machine: events of ONE input in, one unit per turn of
+ * the main agent and per subagent out. The counting rules (see
+ * ../shared/WIRE-FORMAT.md, traps 1-3) and why they matter:
+ * - `input_tokens` EXCLUDES cached tokens: prompt = input + cache_creation +
+ *   cache_read, cache hit = cache_read / prompt.
+ * - `usage_updated` is a cumulative snapshot per (thread_id, turn_id): the
+ *   last one counts, never their sum. `turn_completed` carries input and
+ *   output only: it counts only for a turn with no snapshot.
+ * - Only the root thread (lib/threads.ts) is the main agent. A child
+ *   thread's turn ends and snapshots belong to its subagent, whose usage is
+ *   the LAST `subagent_*` report per agent_id (cumulative); the child's own
+ *   snapshots count only for an agent that never reported, so nothing is
+ *   counted twice.
+ * It holds small counters per open turn and agent, never events.
+ */
+import { RootThreads, turnKey } from '../threads.js';
+import { eventTime } from './dates.js';
+import { readTokens } from './tokens.js';
+import { promptOf, zeroTokens, type AgentUnit, type Tokens, type TurnUnit, type UsageUnit, type Warn } from './types.js';
+
+interface TurnState {
+  thread: string;
+  turn: string;
+  line: number;
+  provider: string;
+  model: string;
+  time: string | undefined;
+  snap: Tokens | undefined;
+  snapLine: number;
+  completed: Tokens | undefined;
+  end: string | null;
+}
+
+interface AgentState {
+  thread: string;
+  agent: string;
+  line: number;
+  time: string | undefined;
+  type: string;
+  status: string;
+  tokens: Tokens | undefined;
+  lastLine: number;
+}
+
+interface ChildTurn {
+  thread: string;
+  line: number;
+  time: string | undefined;
+  tokens: Tokens;
+}
+
+const END_OF: Readonly<Record<string, string>> = { turn_completed: 'completed', turn_failed: 'failed', turn_interrupted: 'interrupted' };
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function quoted(id: string): string {
+  return id === '' ? '""' : id;
+}
+
+/** `turn T (thread H)`, for messages (the caller escapes the whole message). */
+export function describeTurn(thread: string, turn: string): string {
+  return `turn ${quoted(turn)} (thread ${quoted(thread)})`;
+}
+
+const FIELDS = ['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'output_tokens'] as const;
+
+/** The fields that went down from `before` to `after`, as `name a -> b`. */
+function decreases(before: Tokens, after: Tokens): string[] {
+  return FIELDS.filter((f) => after[f] < before[f]).map((f) => `${f} ${before[f]} -> ${after[f]}`);
+}
+
+function addTokens(into: Tokens, t: Tokens): void {
+  for (const f of FIELDS) into[f] += t[f];
+}
+
+/**
+ * Reads one input stream (one file, or stdin) and turns it into units. A
+ * run's units get their run_id when its `result` arrives; a run that never
+ * has one is closed at the end of the input.
+ */
+export class UsageScanner {
+  private sessionModel = '';
+  private sessionProvider = '';
+  private threadRoutes = new Map<string, { provider: string; model: string }>();
+  private threads = new RootThreads();
+  private runTime: string | undefined;
+  private turns = new Map<string, TurnState>();
+  private agents = new Map<string, AgentState>();
+  private childTurns = new Map<string, ChildTurn>();
+  private runSeen = false;
+  private lastLine = 0;
+  private readonly units: UsageUnit[] = [];
+  private fileTimeCache: string | null | undefined;
+
+  /**
+   * @param file the input's name in messages and units
+   * @param warn receives `FILE:LINE: warning: ...`
+   * @param timeOfFile the time of a unit without timestamps (default: none)
+   */
+  constructor(
+    readonly file: string,
+    private readonly warn: Warn,
+    private readonly timeOfFile: (file: string) => string | null = () => null,
+  ) {}
+
+  /** Provider and model of a thread: its thread_* event, else the session's; children use the root's. */
+  private routeOf(thread: string): { provider: string; model: string } {
+    const own = this.threadRoutes.get(thread);
+    if (own !== undefined) return own;
+    const root = this.threads.rootIds().at(-1);
+    const rootRoute = root !== undefined ? this.threadRoutes.get(root) : undefined;
+    return rootRoute ?? { provider: this.sessionProvider, model: this.sessionModel || 'unknown' };
+  }
+
+  private fallbackTime(): string | null {
+    if (this.fileTimeCache === undefined) this.fileTimeCache = this.timeOfFile(this.file);
+    return this.fileTimeCache;
+  }
+
+  private turnFor(thread: string, turn: string, line: number, event: Record<string, unknown>): TurnState {
+    const key = turnKey(thread, turn);
+    let state = this.turns.get(key);
+    if (state === undefined) {
+      const route = this.routeOf(thread);
+      state = { thread, turn, line, provider: route.provider, model: route.model, time: undefined, snap: undefined, snapLine: 0, completed: undefined, end: null };
+      this.turns.set(key, state);
+    }
+    state.time ??= eventTime(event);
+    return state;
+  }
+
+  /** Counts of an event, or undefined after warning that they are odd (the event is then not counted). */
+  private tokens(type: string, event: Record<string, unknown>, raw: Buffer | undefined, line: number, fields?: readonly string[]): Tokens | undefined {
+    const t = readTokens(event, raw, fields);
+    if (!Array.isArray(t)) return t;
+    this.warn(`${this.file}:${line}: warning: ${type}: ${t.join(', ')}; this event is not counted`);
+    return undefined;
+  }
+
+  /** A line of a type wuu-usage does not read: it still belongs to the run. */
+  seen(line: number): void {
+    this.runSeen = true;
+    this.lastLine = line;
+  }
+
+  /**
+   * Handles one event. Only the types in USAGE_TYPES are read; `raw` (the
+   * line's bytes) lets counts beyond 2^53 be read exactly.
+   */
+  push(type: string, event: Record<string, unknown>, line: number, raw?: Buffer): void {
+    this.runSeen = true;
+    this.lastLine = line;
+    const thread = str(event.thread_id);
+    this.threads.observe(type, event.thread_id, event.agent_id);
+    switch (type) {
+      case 'session_configured':
+        if (this.turns.size > 0 || this.agents.size > 0 || this.childTurns.size > 0) {
+          this.warn(`${this.file}:${line}: warning: a new session starts before the previous run's result (killed run?); its usage is counted under run (no result)`);
+          this.closeRun(null, null);
+          this.threads.observe(type, event.thread_id, event.agent_id);
+        }
+        this.sessionModel = str(event.model);
+        this.sessionProvider = str(event.provider);
+        this.runTime = eventTime(event);
+        return;
+      case 'thread_started':
+      case 'thread_resumed':
+      case 'thread_forked':
+        // The acquired thread's real route wins over session_configured (a resumed thread keeps its model).
+        this.threadRoutes.set(thread, { provider: str(event.provider) || this.sessionProvider, model: str(event.model) || this.sessionModel || 'unknown' });
+        this.runTime ??= eventTime(event);
+        return;
+      case 'turn_started':
+        this.turnFor(thread, str(event.turn_id), line, event);
+        return;
+      case 'usage_updated':
+        this.usageUpdated(thread, event, line, raw);
+        return;
+      case 'turn_completed':
+      case 'turn_failed':
+      case 'turn_interrupted':
+        this.turnEnd(type, thread, event, line, raw);
+        return;
+      case 'subagent_started':
+      case 'subagent_updated':
+      case 'subagent_completed':
+        this.subagent(type, thread, event, line, raw);
+        return;
+      case 'result':
+        this.closeRun(str(event.run_id), str(event.status));
+        return;
+      default:
+        return;
+    }
+  }
+
+  private usageUpdated(thread: string, event: Record<string, unknown>, line: number, raw: Buffer | undefined): void {
+    const snap = this.tokens('usage_updated', event, raw, line);
+    if (snap === undefined) return;
+    const turn = str(event.turn_id);
+    if (!this.threads.isRoot(thread)) {
+      // A sub-agent's own snapshot: its subagent_* report is what counts.
+      const key = turnKey(thread, turn);
+      const child = this.childTurns.get(key);
+      if (child === undefined) this.childTurns.set(key, { thread, line, time: eventTime(event), tokens: snap });
+      else child.tokens = snap;
+      return;
+    }
+    const state = this.turnFor(thread, turn, line, event);
+    if (state.snap !== undefined) {
+      const down = decreases(state.snap, snap);
+      if (down.length > 0) {
+        this.warn(`${this.file}:${line}: warning: usage_updated of ${describeTurn(thread, turn)} goes down (${down.join(', ')}): a reset? the last snapshot counts`);
+      }
+    }
+    if (state.end !== null) this.warn(`${this.file}:${line}: warning: usage_updated of ${describeTurn(thread, turn)} after the turn ended; the last snapshot counts`);
+    state.snap = snap;
+    state.snapLine = line;
+  }
+
+  private turnEnd(type: string, thread: string, event: Record<string, unknown>, line: number, raw: Buffer | undefined): void {
+    // A child thread's turn end is its subagent's business, not the main agent's (trap 3).
+    if (!this.threads.isRoot(thread)) return;
+    const turn = str(event.turn_id);
+    // An exec-side end with empty ids (timeout before any turn) names no turn.
+    if (turn === '' && !this.turns.has(turnKey(thread, turn))) return;
+    const state = this.turnFor(thread, turn, line, event);
+    state.end = END_OF[type] ?? type;
+    if (type !== 'turn_completed') return;
+    const done = this.tokens(type, event, raw, line, ['input_tokens', 'output_tokens']);
+    if (done === undefined) return;
+    state.completed = done;
+    const snap = state.snap;
+    if (snap !== undefined && (snap.input_tokens !== done.input_tokens || snap.output_tokens !== done.output_tokens)) {
+      this.warn(
+        `${this.file}:${line}: warning: turn_completed of ${describeTurn(thread, turn)} says input ${done.input_tokens} output ${done.output_tokens}, ` +
+          `the last usage_updated says input ${snap.input_tokens} output ${snap.output_tokens}; usage_updated counts`,
+      );
+    }
+  }
+
+  private subagent(type: string, thread: string, event: Record<string, unknown>, line: number, raw: Buffer | undefined): void {
+    const agent = str(event.agent_id);
+    // An agent without id cannot be told apart from others: its own line is its identity.
+    const key = agent === '' ? `@${line}` : agent;
+    let state = this.agents.get(key);
+    if (state === undefined) {
+      state = { thread, agent, line, time: undefined, type: '', status: '', tokens: undefined, lastLine: line };
+      this.agents.set(key, state);
+    }
+    state.time ??= eventTime(event);
+    if (thread !== '') state.thread = thread;
+    state.type = str(event.agent_type) || state.type;
+    state.status = str(event.status) || state.status;
+    const tokens = this.tokens(type, event, raw, line);
+    if (tokens === undefined) return;
+    if (state.tokens !== undefined) {
+      const down = decreases(state.tokens, tokens);
+      if (down.length > 0) {
+        this.warn(`${this.file}:${line}: warning: subagent ${quoted(agent)} reports fewer tokens (${down.join(', ')}): a reset? the last report counts`);
+      }
+    }
+    state.tokens = tokens;
+    state.lastLine = line;
+  }
+
+  /** Turns the open run into units; `runId` null when it has no result. */
+  private closeRun(runId: string | null, status: string | null): void {
+    const runTime = this.runTime;
+    for (const state of this.turns.values()) {
+      if (state.snap !== undefined && state.end === null) {
+        this.warn(`${this.file}:${state.snapLine || state.line}: warning: ${describeTurn(state.thread, state.turn)} has usage but never ended (no turn_completed, turn_failed or turn_interrupted)`);
+      }
+      let tokens = zeroTokens();
+      let source: TurnUnit['source'] = 'none';
+      if (state.snap !== undefined) {
+        tokens = state.snap;
+        source = 'usage_updated';
+      } else if (state.completed !== undefined) {
+        tokens = state.completed;
+        source = 'turn_completed';
+      }
+      this.units.push({
+        kind: 'turn',
+        file: this.file,
+        line: state.line,
+        thread_id: state.thread,
+        turn_id: state.turn,
+        run_id: runId,
+        run_status: status,
+        provider: state.provider,
+        model: state.model,
+        time: state.time ?? runTime ?? this.fallbackTime(),
+        end: state.end,
+        source,
+        input_tokens: tokens.input_tokens,
+        cache_creation_tokens: tokens.cache_creation_tokens,
+        cache_read_tokens: tokens.cache_read_tokens,
+        output_tokens: tokens.output_tokens,
+      });
+    }
+    this.closeAgents(runId, status, runTime);
+    this.turns = new Map();
+    this.agents = new Map();
+    this.childTurns = new Map();
+    this.threadRoutes = new Map();
+    this.threads = new RootThreads();
+    this.runSeen = false;
+    this.runTime = undefined;
+  }
+
+  private closeAgents(runId: string | null, status: string | null, runTime: string | undefined): void {
+    // Child threads with snapshots but no subagent report: their snapshots are all there is.
+    const unreported = new Map<string, { line: number; time: string | undefined; tokens: Tokens }>();
+    for (const child of this.childTurns.values()) {
+      if (this.agents.get(child.thread)?.tokens !== undefined) continue;
+      const sum = unreported.get(child.thread);
+      if (sum === undefined) unreported.set(child.thread, { line: child.line, time: child.time, tokens: { ...child.tokens } });
+      else addTokens(sum.tokens, child.tokens);
+    }
+    const route = this.routeOf('');
+    const unit = (state: { agent: string; thread: string; line: number; time: string | undefined; type: string; status: string }, tokens: Tokens, source: AgentUnit['source']): AgentUnit => ({
+      kind: 'agent',
+      file: this.file,
+      line: state.line,
+      thread_id: state.thread,
+      agent_id: state.agent,
+      agent_type: state.type,
+      agent_status: state.status,
+      run_id: runId,
+      run_status: status,
+      provider: route.provider,
+      model: route.model,
+      time: state.time ?? runTime ?? this.fallbackTime(),
+      source,
+      input_tokens: tokens.input_tokens,
+      cache_creation_tokens: tokens.cache_creation_tokens,
+      cache_read_tokens: tokens.cache_read_tokens,
+      output_tokens: tokens.output_tokens,
+    });
+    for (const state of this.agents.values()) {
+      const child = unreported.get(state.agent);
+      if (state.tokens === undefined && child !== undefined) {
+        unreported.delete(state.agent);
+        this.units.push(unit(state, child.tokens, 'child_thread'));
+      } else {
+        this.units.push(unit(state, state.tokens ?? zeroTokens(), 'report'));
+      }
+    }
+    const root = this.threads.rootIds().at(-1) ?? '';
+    for (const [agent, child] of unreported) {
+      if (promptOf(child.tokens) === 0n && child.tokens.output_tokens === 0n) continue;
+      this.units.push(unit({ agent, thread: root, line: child.line, time: child.time, type: '', status: '' }, child.tokens, 'child_thread'));
+    }
+  }
+
+  /**
+   * End of the input: a run still open had no result. `interrupted` (a
+   * signal stopped the reading) is not the producer's fault: no warning.
+   * Returns the units, in stream order.
+   */
+  finish(interrupted = false): UsageUnit[] {
+    if (this.runSeen || this.turns.size > 0 || this.agents.size > 0 || this.childTurns.size > 0) {
+      if (!interrupted) {
+        this.warn(`${this.file}: warning: no result event after line ${this.lastLine}: the run was cut short (killed?); its usage is counted under run (no result)`);
+      }
+      this.closeRun(null, null);
+    }
+    return this.units;
+  }
+}
