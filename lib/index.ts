@@ -63,6 +63,6 @@ export {
   type TurnToolCall,
   type TurnUsage,
 } from './turns.js';
-export { chooseFence, clip, colorEnabled, createPretty, formatCount, OutputFold, pretty, sanitize, summarizeArguments, type ColorMode, type Folded, type PrettyOptions, type SummaryOptions } from './pretty.js';
+export { chooseFence, clip, colorEnabled, createPretty, formatCount, OutputFold, pretty, summarizeArguments, type ColorMode, type Folded, type PrettyOptions, type SummaryOptions } from './pretty/index.js';
 export { buildReport, createUsage, parsePricing, parseUnitLine, renderUsage, UsageLedger, UsageScanner, usage, USAGE_TYPES, type AgentUnit, type Price, type Pricing, type TurnUnit, type UsageBy, type UsageFormat, type UsageOptions, type UsageUnit } from './usage.js';
 export { createRedact, redact, Redactor, DEFAULT_SALT, type RedactOptions, type PathMode } from './redact/index.js';

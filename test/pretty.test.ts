@@ -11,10 +11,9 @@ import {
   formatCount,
   OutputFold,
   pretty,
-  sanitize,
   summarizeArguments,
   type PrettyOptions,
-} from '../lib/pretty.js';
+} from '../lib/pretty/index.js';
 import { parse } from '../lib/core.js';
 import { LineRecord, makeRecord, type Output } from '../lib/jsonl.js';
 import type { WuuEvent } from '../lib/events.js';
@@ -70,8 +69,9 @@ t.test('summarizeArguments: bash command, file path, key=value', async (t) => {
     ['weird', '[1,2]', '[1,2]'],
     ['weird', '', ''],
     ['weird', undefined, ''],
-    ['weird', '"\\u001b[31mred"', 'red'],
-    ['read_file', '{"path":"\\u001b]0;x\\u0007evil"}', 'evil'],
+    ['weird', '"\\u001b[31mred"', '\\e[31mred'],
+    ['read_file', '{"path":"\\u001b]0;x\\u0007evil"}', '\\e]0;x\\x07evil'],
+    ['bash', bash('a', 'echo \x1b[2J\u202e'), 'echo \\e[2J\\u202e'],
   ];
   for (const [name, args, expected, max] of table) {
     t.equal(summarizeArguments(name, args, { max }), expected, `${name} ${String(args)}`);
@@ -99,20 +99,21 @@ t.test('colorEnabled: flag beats environment, auto needs a TTY and no NO_COLOR',
   for (const [args, expected] of table) t.equal(colorEnabled(...args), expected, JSON.stringify(args));
 });
 
-t.test('text helpers: clip, formatCount, sanitize', async (t) => {
+t.test('text helpers: clip by display width, formatCount', async (t) => {
   t.equal(clip('abcdef', 6), 'abcdef');
   t.equal(clip('abcdefg', 6), 'abcde…');
-  t.equal(clip('😀😀😀', 3), '😀😀😀', 'code points, not UTF-16 units');
-  t.equal(clip('😀😀😀😀', 3), '😀😀…');
+  t.equal(clip('😀😀😀', 6), '😀😀😀', 'wide characters count two columns');
+  t.equal(clip('😀😀😀😀', 6), '😀😀…');
+  t.equal(clip('日本語のテキスト', 7), '日本語…');
   t.same([0, 999, 1000, 1234567].map(formatCount), ['0', '999', '1,000', '1,234,567']);
-  t.equal(sanitize('\x1b[1;31mred\x1b[0m \x1b]0;title\x07x\x00y\x7f\x9bz\ta\nb'), 'red xyz\ta\nb');
 });
 
 t.test('OutputFold keeps head, a tail ring and a count; memory stays bounded', async (t) => {
   const fold = (text: string | string[], head = 2, tail = 2, cap?: number) => {
     const f = new OutputFold(head, tail, cap);
     for (const piece of Array.isArray(text) ? text : [text]) f.write(piece);
-    return f.finish();
+    const { head: h, hidden, tail: tl } = f.finish();
+    return { head: h, hidden, tail: tl };
   };
   t.same(fold('a\nb\nc\n'), { head: ['a', 'b'], hidden: 0, tail: ['c'] });
   t.same(fold('1\n2\n3\n4\n5\n'), { head: ['1', '2'], hidden: 0, tail: ['3', '4', '5'] }, 'hiding one line would save nothing');
@@ -126,9 +127,11 @@ t.test('OutputFold keeps head, a tail ring and a count; memory stays bounded', a
   for (let i = 1; i <= 100000; i++) big.write(`${i} ${'x'.repeat(200)}\n`);
   const view = big.finish();
   t.equal(view.hidden, 100000 - 6);
+  t.equal(view.lines, 100000, 'every line counted');
+  t.ok(view.chars > 100000 * 200, 'its size counted');
   t.same(view.tail.map((l) => l.split(' ')[0]), ['99998', '99999', '100000']);
   t.ok([...view.head, ...view.tail].every((l) => l.length <= 51));
-  t.same(new OutputFold().finish(), { head: [], hidden: 0, tail: [] });
+  t.same(new OutputFold().finish(), { head: [], hidden: 0, tail: [], lines: 0, chars: 0 });
 });
 
 t.test('core: bash output arriving twice is shown once', async (t) => {
@@ -211,7 +214,7 @@ t.test('core: escape sequences from data never reach the terminal', async (t) =>
     { color: false },
   );
   t.notMatch(text, /\x1b/);
-  t.match(text, /hi there\n\$ echo x\n  │ red\n/);
+  t.match(text, /hi \\e\]0;owned\\x07there\\e\[2J\n\$ echo \\e\[31mx\n  │ \\e\[31mred\\e\[0m\n/, 'shown visibly, not obeyed');
 });
 
 t.test('core: long output folded with a count; --full shows it all', async (t) => {
@@ -226,7 +229,9 @@ t.test('core: long output folded with a count; --full shows it all', async (t) =
   t.equal(all.match(/  │ \d+\n/g)?.length, 20);
   t.notMatch(all, /more lines/);
   const md = render(events, { markdown: true });
-  t.match(md, /```console\n\$ seq 20\n1\n2\n3\n… 14 more lines\n18\n19\n20\n```\n/);
+  t.match(md, /```console\n\$ seq 20\n```\n\n<details><summary>Output: 20 lines, 51 bytes<\/summary>\n\n```text\n1\n2\n[\d\n]*\n20\n```\n\n<\/details>\n/, 'a long output folded in <details> with its size');
+  const short = render(events.map((e) => (e.type === 'tool_output_delta' ? { ...e, delta: 'a\nb\n' } : e)), { markdown: true });
+  t.match(short, /```console\n\$ seq 20\na\nb\n```\n/, 'a short output stays in the call block');
 });
 
 t.test('core: markdown fences outlast backticks in the output', async (t) => {
@@ -277,7 +282,7 @@ t.test('core: subagents, todo, files, errors, parallel tools', async (t) => {
       '  └ ✓ completed',
       '◆ find (explorer) started: Look around',
       '◆ find (explorer) waiting',
-      '◆ find (explorer) ✗ failed: crashed · 1,200 in · 30 out',
+      '◆ find (explorer) ✗ failed: crashed · prompt 1,200 · output 30',
       '≡ todo 1/2 done',
       '  [x] one',
       '  [ ] two',
@@ -290,6 +295,7 @@ t.test('core: subagents, todo, files, errors, parallel tools', async (t) => {
       'final message:',
       'partial',
       'run r1 · 1 turn',
+      '1 subagent · prompt 1,200 · output 30',
       '',
     ].join('\n'),
     'a tool completing away from its call line repeats the call line',
@@ -302,12 +308,13 @@ t.test('core: never throws, whatever the fields hold', async (t) => {
   const field = fc.constantFrom('turn_id', 'item_id', 'agent_id', 'name', 'arguments', 'delta', 'message', 'status', 'error', 'todo', 'path', 'permissions', 'input_tokens', 'result', 'command', '__proto__');
   const event = fc.record({ type: fc.constantFrom(...types), fields: fc.dictionary(field, value, { maxKeys: 5 }) });
   fc.assert(
-    fc.property(fc.array(event, { maxLength: 30 }), fc.boolean(), (events, markdown) => {
-      const text = render(events.map(({ type, fields }) => ({ ...fields, type })), { markdown, verbose: true });
-      return typeof text === 'string' && (markdown ? !text.includes('\x1b') : true);
+    fc.property(fc.array(event, { maxLength: 30 }), fc.constantFrom('text', 'markdown', 'html'), (events, mode) => {
+      const text = render(events.map(({ type, fields }) => ({ ...fields, type })), { markdown: mode === 'markdown', html: mode === 'html', verbose: true });
+      return typeof text === 'string' && !text.includes('\x1b');
     }),
     { numRuns: 300, seed: FC_SEED },
   );
+  t.pass('300 random streams rendered, none with a raw escape');
 });
 
 t.test('stream factory: 1- and 7-byte chunks give the golden output', async (t) => {
@@ -321,8 +328,11 @@ t.test('stream factory: 1- and 7-byte chunks give the golden output', async (t) 
 
 t.test('golden transcripts: reviewed content', async (t) => {
   // Facts checked by hand against examples/run.jsonl, so the golden files cannot drift silently.
-  t.match(GOLDEN_TXT, /^── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues$/m, 'last snapshot of tu_01');
-  t.match(GOLDEN_TXT, /^run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write$/m, 'sum of the two last snapshots');
+  // Exclusive convention: prompt = input 9,800 + cache write 4,096 + cache read 4,096; hit = 4,096 / 17,992.
+  t.match(GOLDEN_TXT, /^── turn 1 completed · prompt 17,992 \(9,800 uncached \+ 4,096 cache write \+ 4,096 cache read, 22\.8% cache hit\) · output 420 · auto-continues$/m, 'last snapshot of tu_01');
+  // Run: input 9,800 + 11,200; cache write 4,096; cache read 4,096 + 8,192; prompt 37,384; hit 12,288 / 37,384.
+  t.match(GOLDEN_TXT, /^run run_5d1c · 2 turns · prompt 37,384 \(21,000 uncached \+ 4,096 cache write \+ 12,288 cache read, 32\.9% cache hit\) · output 480$/m, 'sum of the two last snapshots');
+  t.match(GOLDEN_TXT, /^1 subagent · prompt 5,448 \(3,400 uncached \+ 0 cache write \+ 2,048 cache read, 37\.6% cache hit\) · output 310$/m, 'the subagent apart, its last report');
   t.equal(GOLDEN_TXT.match(/Tests: 1 failed, 41 passed/g)?.length, 1, 'bash output once');
   t.match(GOLDEN_TXT, /^The cart capped items at 3; I raised the limit\.$/m, 'the rest of the final message');
   t.match(GOLDEN_MD, /^## Turn 1 · tu_01$/m);
@@ -351,11 +361,11 @@ t.test('binary: plain text for failed.jsonl, exactly', async (t) => {
     "$ curl -H 'Authorization: Bearer sk-proj-abc123def456ghi789jkl012mno345' https://api.example.com/de…",
     '  │ curl: (6) Could not resolve host',
     '  └ ✗ failed: exit status 6',
-    '── ✗ turn 1 failed: tool failed: exit status 6 · 3,000 in · 90 out',
+    '── ✗ turn 1 failed: tool failed: exit status 6 · prompt 3,000 · output 90',
     '',
     rule('✗ failed'),
     'turn failed: tool failed: exit status 6',
-    'run run_77aa · 1 turn · 3,000 in · 90 out',
+    'run run_77aa · 1 turn · prompt 3,000 · output 90',
     'trace /Users/bob/.wuu/traces/th_9b21.jsonl',
     '',
   ].join('\n');
@@ -401,7 +411,7 @@ t.test('binary: plain text for killed.jsonl, exactly', async (t) => {
 
 t.test('binary: the other examples render with their status', async (t) => {
   const timeout = await runBin('wuu-pretty', ['examples/timeout.jsonl']);
-  t.match(timeout.stdout, /^── ✗ turn 1 interrupted: timeout · 4,000 in · 200 out · 3,000 cache read$/m);
+  t.match(timeout.stdout, /^── ✗ turn 1 interrupted: timeout · prompt 7,000 \(4,000 uncached \+ 0 cache write \+ 3,000 cache read, 42\.9% cache hit\) · output 200$/m);
   t.match(timeout.stdout, new RegExp(`^${rule('✗ timeout')}\ntimeout after 600s\n`, 'm'));
   const structured = await runBin('wuu-pretty', ['examples/structured.jsonl']);
   t.match(structured.stdout, /^✗ error: output schema: property "ok" expected boolean\n/m);
@@ -449,6 +459,11 @@ t.test('binary: colors by flag, width flag, usage errors', async (t) => {
   t.match(help.stdout, /--pass-invalid/);
 });
 
+/** A live screen without its elapsed times and status-line erasures. */
+function offLive(screen: string): string {
+  return screen.replace(/\r\x1b\[2K/g, '').replace(/ · (\d+\.\d|\d+)s$/gm, '');
+}
+
 const hasScript = spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).status === 0;
 
 t.test('on a terminal: colored, sized to the terminal, plain with NO_COLOR', { skip: hasScript ? false : 'script(1) not installed' }, async (t) => {
@@ -460,11 +475,12 @@ t.test('on a terminal: colored, sized to the terminal, plain with NO_COLOR', { s
   t.match(screen, /\x1b\[1;36m━━ turn 1 · tu_01 ━+\x1b\[0m/, 'turn headings in bold cyan');
   t.match(screen, /\x1b\[32m✓\x1b\[0m/, 'a green check');
   t.match(screen, /\x1b\[2m  │ FAIL test\/cart\.test\.js\x1b\[0m/, 'output preview dimmed');
-  t.equal(screen.replace(ANSI, ''), GOLDEN_TXT, 'the screen text is the plain rendering');
+  t.equal(offLive(screen.replace(ANSI, '')), GOLDEN_TXT, 'the screen text is the plain rendering, plus live elapsed times');
+  t.match(screen.replace(ANSI, ''), /^  └ ✓ completed · \d+\.\ds$/m, 'a terminal view is live: elapsed time per tool call');
   const plain = await onPty({ NO_COLOR: '1', TERM: 'xterm-256color' });
   const plainScreen = plain.stdout.replace(/\r\n/g, '\n');
   t.notMatch(plainScreen, /\x1b/, 'NO_COLOR=1: no escape codes at all');
-  t.equal(plainScreen, GOLDEN_TXT);
+  t.equal(offLive(plainScreen), GOLDEN_TXT);
   const never = await onPty({ NO_COLOR: '', TERM: 'xterm-256color' }, '--color=never');
   t.notMatch(never.stdout, /\x1b/);
   const narrow = await runShell(`script -qfec "stty cols 50; node dist/bin/wuu-pretty.js examples/failed.jsonl" /dev/null`, { env: { NO_COLOR: '1' } });
