@@ -32,7 +32,8 @@ Options:
                          external asset; light and dark) to share:
                          wuu-redact run.jsonl | wuu-pretty --html > run.html
       --color WHEN       always, never or auto (default): auto colors only a
-                         terminal, and not when NO_COLOR is set (--no-color: never)
+                         terminal, and not when NO_COLOR is set
+                         (--no-color: never)
       --width N          columns for clipping long lines (default: the
                          terminal's width, else ${DEFAULT_WIDTH})
       --full             show whole outputs and lines instead of folding them

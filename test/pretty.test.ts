@@ -17,7 +17,7 @@ import {
 import { parse } from '../lib/core.js';
 import { LineRecord, makeRecord, type Output } from '../lib/jsonl.js';
 import type { WuuEvent } from '../lib/events.js';
-import { binPath, chunked, example, FC_SEED, pipeThrough, readExample, readmeSection, ROOT, runBin, runShell } from './helpers.js';
+import { binPath, chunked, example, FC_SEED, pipeThrough, readExample, ROOT, runBin, runShell } from './helpers.js';
 
 const RUN = readExample('run.jsonl');
 const GOLDEN_MD = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'pretty', 'run.md'), 'utf8');
@@ -529,25 +529,4 @@ t.test('live pipe: each event is on screen before the next is written', async (t
   const code = await new Promise((resolve) => child.on('close', resolve));
   t.equal(code, 0);
   t.match(seen, /no result: the run was cut/);
-});
-
-/** Command lines of the docs (```sh blocks, man .EX blocks) that must run as shown. */
-function docCommands(): string[] {
-  const section = readmeSection('wuu-pretty');
-  const man = fs.readFileSync(path.join(ROOT, 'man', 'wuu-pretty.1'), 'utf8');
-  const lines = [
-    ...[...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')),
-    ...[...man.matchAll(/^\.EX\n([\s\S]*?)^\.EE/gm)].flatMap((m) => m[1]!.split('\n')).map((l) => l.replace(/\\-/g, '-').replace(/\\e/g, '\\')),
-  ];
-  return lines.map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('wuu exec'));
-}
-
-t.test('docs: every example command runs from the repo root', async (t) => {
-  const commands = docCommands();
-  t.ok(commands.length >= 5, 'the docs show examples');
-  for (const command of commands) {
-    const r = await runShell(command);
-    t.same([r.code, r.stderr], [0, ''], command);
-    t.ok(r.stdout.length > 0, `${command}: prints something`);
-  }
 });
