@@ -14,10 +14,12 @@
 import type { EventRecord } from '../jsonl.js';
 import { topLevelString } from '../scan.js';
 import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../threads.js';
-import { compactValue, num, str } from './format.js';
+import { num, str } from './format.js';
 import { OutputFold } from './fold.js';
-import type { ItemView, Renderer, RunTotals, SubagentView, TodoItem, TurnHow, TurnView } from './renderer.js';
-import { addUsage, hasUsage, usageOf, zeroUsage, type Usage } from './usage.js';
+import { Agents, OK_STATUSES } from './agents.js';
+import type { ItemView, Renderer, RunTotals, TurnHow, TurnView } from './renderer.js';
+import { addUsage, usageOf, zeroUsage, type Usage } from './usage.js';
+import { keyValuesOf, sessionView, todoView } from './views.js';
 
 /** Options of the state. */
 export interface StateOptions {
@@ -35,13 +37,9 @@ export interface StateOptions {
 const MESSAGE_CAP = 1 << 20;
 const MAX_OPEN_ITEMS = 256;
 const MAX_CLOSED_IDS = 1024;
-const MAX_AGENTS = 4096;
 const MAX_OPEN_TURNS = 64;
 /** Event types whose content is never shown without --verbose. */
 export const DIAGNOSTIC_TYPES: ReadonlySet<string> = new Set(['provider_state', 'request_context']);
-const HIDDEN_FIELDS = new Set(['type', 'thread_id', 'turn_id']);
-const HIDDEN_WITH_STEP = new Set([...HIDDEN_FIELDS, 'step_index']);
-const OK_STATUSES = new Set(['completed', 'complete', 'success', 'succeeded', 'ok', 'done']);
 
 interface Turn extends TurnView {
   message: string;
@@ -69,9 +67,7 @@ export class PrettyState {
   private currentTurn: Turn | undefined;
   private readonly items = new Map<string, Item>();
   private readonly closed = new Set<string>();
-  private readonly agents = new Map<string, string>();
-  private readonly agentNames = new Map<string, string>();
-  private readonly agentUsage = new Map<string, Usage>();
+  private readonly agents = new Agents();
   private currentFile: string | undefined;
 
   constructor(
@@ -198,7 +194,7 @@ export class PrettyState {
   }
 
   private agentLabel(thread: string): string {
-    return this.agentNames.get(thread) ?? thread;
+    return this.agents.label(thread);
   }
 
   private itemKeyOf(e: Fields): string {
@@ -361,86 +357,26 @@ export class PrettyState {
   }
 
   private onSubagent(e: Fields, type: string): void {
-    const id = str(e.agent_id);
-    const status = str(e.status) || (type === 'subagent_completed' ? 'completed' : 'running');
-    const before = this.agents.get(id);
-    const name = str(e.task_name) || str(e.agent_type) || id || 'subagent';
-    if (id !== '' && this.agentNames.size < MAX_AGENTS) this.agentNames.set(id, name);
-    const kind = str(e.agent_type) !== '' && str(e.agent_type) !== name ? str(e.agent_type) : '';
-    const terminal = type === 'subagent_completed';
-    const usage = usageOf(e);
-    // Token fields are cumulative per agent: keep the last report.
-    if (hasUsage(usage) && (this.agentUsage.has(id) || this.agentUsage.size < MAX_AGENTS)) this.agentUsage.set(id, usage);
-    if (terminal) this.agents.delete(id);
-    else {
-      if (before === status) return; // a progress update: tokens only
-      if (this.agents.size >= MAX_AGENTS) this.agents.delete(this.agents.keys().next().value as string);
-      this.agents.set(id, status);
-    }
-    const view: SubagentView = {
-      id,
-      name,
-      kind,
-      status,
-      terminal,
-      verb: before === undefined && type === 'subagent_started' ? 'started' : status,
-      description: before === undefined ? str(e.description) : '',
-      ok: OK_STATUSES.has(status),
-      error: str(e.error),
-      usage: hasUsage(usage) ? usage : undefined,
-      result: str(e.result).replace(/\s+$/, ''),
-      resultPath: e.result_truncated === true ? str(e.result_path) : '',
-    };
-    this.r.subagent(view);
+    const view = this.agents.report(e, type);
+    if (view) this.r.subagent(view);
   }
 
   private onTodo(e: Fields): void {
     const thread = this.threadOf(e);
     const child = this.isChild(thread);
     if (!child) this.ensureTurn(e);
-    const todo = e.todo;
-    const list = Array.isArray(todo) ? todo : typeof todo === 'object' && todo !== null ? ((todo as Fields).todos ?? (todo as Fields).items) : undefined;
-    const explanation = typeof todo === 'object' && todo !== null ? str((todo as Fields).explanation) : '';
-    let items: TodoItem[] | undefined;
-    if (Array.isArray(list)) {
-      items = [];
-      for (const entry of list as unknown[]) {
-        if (typeof entry === 'string') {
-          items.push({ text: entry, status: '' });
-          continue;
-        }
-        const o = (typeof entry === 'object' && entry !== null ? entry : {}) as Fields;
-        const text = str(o.content) || str(o.text) || str(o.title) || str(o.description) || str(o.task) || compactValue(entry, 80);
-        const status = str(o.status) || (o.done === true || o.completed === true ? 'completed' : '');
-        items.push({ text: text.replace(/\s+/g, ' ').trim(), status: status.toLowerCase() });
-      }
-    } else if (todo === null || list === null) {
-      items = []; // `todo: null` and `todos: null` are an empty list upstream
-    }
-    const done = items === undefined ? 0 : items.filter((t) => t.status === 'completed' || t.status === 'done').length;
-    this.r.todo({ items, raw: items === undefined ? compactValue(todo, Number.POSITIVE_INFINITY) : '', done, explanation }, child, child ? this.agentLabel(thread) : '');
+    this.r.todo(todoView(e.todo), child, child ? this.agentLabel(thread) : '');
   }
 
   // ---- session, result, others
 
   private onSession(e: Fields): void {
-    const permissions: Array<[string, string]> = [];
-    if (typeof e.permissions === 'object' && e.permissions !== null && !Array.isArray(e.permissions)) {
-      for (const [k, v] of Object.entries(e.permissions as Fields)) permissions.push([k, compactValue(v, 40)]);
-    }
-    this.r.session({
-      model: str(e.model) || 'unknown model',
-      facts: [str(e.provider), str(e.effort) === '' ? '' : `effort ${str(e.effort)}`, str(e.variant) === '' ? '' : `variant ${str(e.variant)}`].filter(Boolean),
-      workspace: str(e.workspace_root).replace(/\/+$/, ''),
-      permissions,
-      more: this.o.verbose ? [`protocol ${compactValue(e.protocol_version, 40) || '?'}`, `max parallel ${num(e.max_parallel)}`] : [],
-    });
+    this.r.session(sessionView(e, this.o.verbose));
   }
 
   private totalsView(): RunTotals {
-    const subagentUsage = zeroUsage();
-    for (const u of this.agentUsage.values()) addUsage(subagentUsage, u);
-    return { turns: this.turnsEnded, usage: { ...this.totals }, subagentUsage, subagents: this.agentUsage.size };
+    const agents = this.agents.totals();
+    return { turns: this.turnsEnded, usage: { ...this.totals }, subagentUsage: agents.usage, subagents: agents.count };
   }
 
   private closeAll(how: TurnHow): void {
@@ -470,7 +406,7 @@ export class PrettyState {
   private onOther(e: Fields, type: string): void {
     // step_index 0 is a fact on a diagnostic, not an empty value.
     const step = typeof e.step_index === 'number' ? ` step ${e.step_index}` : '';
-    const kv = keyValuesOf(e, step === '' ? HIDDEN_FIELDS : HIDDEN_WITH_STEP);
+    const kv = keyValuesOf(e, step !== '');
     this.r.other(`${type}${step}${kv === '' ? '' : ` ${kv}`}`);
   }
 
@@ -483,8 +419,7 @@ export class PrettyState {
     this.turns.clear();
     this.items.clear();
     this.closed.clear();
-    this.agents.clear();
-    this.agentUsage.clear();
+    this.agents.reset();
     this.currentTurn = undefined;
   }
 
@@ -509,14 +444,4 @@ export class PrettyState {
   end(): void {
     this.r.end();
   }
-}
-
-function keyValuesOf(e: Fields, skip: ReadonlySet<string>): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(e)) {
-    if (skip.has(key)) continue;
-    if (value === '' || value === null || value === false || value === 0 || value === undefined) continue;
-    parts.push(`${key}=${typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : (JSON.stringify(value) ?? '')}`);
-  }
-  return parts.join(' ');
 }
