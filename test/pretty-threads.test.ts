@@ -159,3 +159,26 @@ t.test('agent_message_delta in the producer shape is read without a full parse',
   push('{"type":"agent_message_delta","turn_id":"tu","delta":"!"}');
   t.match(out.join(''), /Hel<lo "q"!/, 'same text either way, same turn');
 });
+
+t.test('scanProducerDelta: exact on the producer shape, undefined otherwise', async (t) => {
+  const { scanProducerDelta } = await import('../lib/pretty/delta-scan.js');
+  const line = (o: unknown) => Buffer.from(typeof o === 'string' ? o : JSON.stringify(o));
+  const shape = (delta: string, thread = 'th', turn = 'th-turn-0001') => ({ delta, thread_id: thread, turn_id: turn, type: 'agent_message_delta' });
+  const deltas = ['', 'plain', 'say "hi"\\n', 'a\\\\', '\\"', 'ünï 😀 \u2028', 'x'.repeat(100000), 'ends with backslash \\'];
+  deltas.forEach((delta, i) => t.same(scanProducerDelta(line(shape(delta))), { delta, threadId: 'th', turnId: 'th-turn-0001' }, `delta #${i}`));
+  t.same(scanProducerDelta(line('{"delta":"\\u003cb\\u003e \\ud83d\\ude00","thread_id":"a","turn_id":"b","type":"agent_message_delta"}')), { delta: '<b> 😀', threadId: 'a', turnId: 'b' }, 'Go escapes decoded');
+  const fallbacks = [
+    '{"type":"agent_message_delta","delta":"x","thread_id":"a","turn_id":"b"}',
+    '{"delta":"x","thread_id":"a","turn_id":"b","type":"agent_message_delta","extra":1}',
+    '{"delta":"x","extra":1,"thread_id":"a","turn_id":"b","type":"agent_message_delta"}',
+    '{"delta":5,"thread_id":"a","turn_id":"b","type":"agent_message_delta"}',
+    '{"delta":"x","thread_id":"a\\u0041","turn_id":"b","type":"agent_message_delta"}',
+    '{"delta":"x","thread_id":"a","turn_id":"b\\"","type":"agent_message_delta"}',
+    '{"delta":"bad \\q escape","thread_id":"a","turn_id":"b","type":"agent_message_delta"}',
+    '{"delta":"raw \u0001 control","thread_id":"a","turn_id":"b","type":"agent_message_delta"}',
+    '{"delta":"cut',
+    '{"delta":"x","thread_id":"a","turn_id":"b","type":"agent_message_delta"} ',
+    '{"delta":"x","thread_id":"a","turn_id":"b","type":"agent_message_final"}',
+  ];
+  for (const text of fallbacks) t.equal(scanProducerDelta(line(text)), undefined, text);
+});

@@ -12,9 +12,9 @@
  * capped, a message is held up to 1 MiB, an output as a fold.
  */
 import type { EventRecord } from '../jsonl.js';
-import { topLevelString } from '../scan.js';
 import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../threads.js';
 import { num, str } from './format.js';
+import { scanProducerDelta } from './delta-scan.js';
 import { OutputFold } from './fold.js';
 import { Agents, OK_STATUSES } from './agents.js';
 import type { ItemView, Renderer, RunTotals, TurnHow, TurnView } from './renderer.js';
@@ -160,25 +160,17 @@ export class PrettyState {
 
   /**
    * agent_message_delta is most of a stream: read its three strings from the
-   * line's bytes (lib/scan.ts) and parse the whole event only when the line
+   * line's bytes (delta-scan.ts) and parse the whole event only when the line
    * does not have the producer's shape.
    */
   private onDeltaRecord(rec: EventRecord): void {
-    const raw = rec.raw;
-    let delta: string | undefined;
-    let thread: string | undefined;
-    let turn: string | undefined;
-    if (raw !== undefined) {
-      delta = topLevelString(raw, 'delta');
-      if (delta !== undefined) thread = topLevelString(raw, 'thread_id');
-      if (thread !== undefined) turn = topLevelString(raw, 'turn_id');
-    }
-    if (turn === undefined || thread === undefined || delta === undefined) {
+    const fields = rec.raw === undefined ? undefined : scanProducerDelta(rec.raw);
+    if (fields === undefined) {
       const e = rec.event as unknown as Fields;
       this.onDelta(this.ensureTurn(e), str(e.delta));
       return;
     }
-    this.onDelta(this.ensureTurn({ thread_id: thread, turn_id: turn }), delta);
+    this.onDelta(this.ensureTurn({ thread_id: fields.threadId, turn_id: fields.turnId }), fields.delta);
   }
 
   // ---- threads and keys
