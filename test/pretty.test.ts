@@ -196,7 +196,7 @@ t.test('core: diagnostics hidden unless verbose; unknown events are a dim line',
   t.match(loud, /^· provider_state step 0$/m, 'step 0 is still shown');
   t.match(loud, /^· request_context message_count=3$/m);
   const colored = render([{ type: 'shiny_new_thing' }], { color: true });
-  t.equal(colored, '\x1b[2m· shiny_new_thing\x1b[0m\n\n\x1b[1;33m━━ ✗ no result: the run was cut ' + '━'.repeat(48) + '\x1b[0m\n\x1b[2mthe input ended without a result event (0 turns seen)\x1b[0m\n');
+  t.equal(colored, '\x1b[2m· shiny_new_thing\x1b[0m\n\n\x1b[1;33m━━ ✗ no result: the run was cut ' + '━'.repeat(48) + '\x1b[0m\n\x1b[2mthe input ended without a result event; seen: 0 turns\x1b[0m\n');
   const core = createPretty();
   t.equal(core.needsParse?.('provider_state'), false);
   t.equal(core.needsParse?.('tool_started'), true);
@@ -398,7 +398,7 @@ t.test('binary: plain text for killed.jsonl, exactly', async (t) => {
     '── turn 1 cut off before it ended',
     '',
     rule('✗ no result: the run was cut'),
-    'the input ended without a result event (1 turn seen)',
+    'the input ended without a result event; seen: 1 turn',
     '',
   ].join('\n');
   t.same(r, {

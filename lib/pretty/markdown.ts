@@ -238,7 +238,7 @@ export class MarkdownRenderer implements Renderer {
   cut(totals: RunTotals): void {
     this.block('## ✗ No result: the run was cut', 'heading');
     const seen = `${plural(totals.turns, 'turn')}${hasUsage(totals.usage) ? ` · ${describeUsage(totals.usage)}` : ''}`;
-    this.block(`*The input ended without a \`result\` event (${mdEscape(seen)} seen).*`);
+    this.block(`*The input ended without a \`result\` event; seen: ${mdEscape(seen)}.*`);
   }
 
   other(text: string): void {

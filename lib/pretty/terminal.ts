@@ -43,6 +43,8 @@ export class TerminalRenderer implements Renderer {
   /** Head lines of each item already shown live. */
   private readonly liveShown = new Map<string, number>();
   private readonly live: LiveStatus | undefined;
+  /** Whether message text was the last thing written (its own spacing is then kept). */
+  private messageOpen = false;
 
   constructor(
     private readonly w: TextWriter,
@@ -70,6 +72,7 @@ export class TerminalRenderer implements Renderer {
   private lines(lines: readonly string[]): void {
     this.w.lines(lines);
     this.lastAnnounced = undefined;
+    this.messageOpen = false;
   }
 
   private clipTo(text: string, max: number): string {
@@ -123,8 +126,14 @@ export class TerminalRenderer implements Renderer {
   private text(text: string): void {
     const clean = escapeControlsKeepNewlines(text.replace(/\r\n/g, '\n'));
     const w = this.w;
-    w.write(this.lastAnnounced || w.trailingNewlines > 0 || !w.wroteAny ? clean.replace(/^\n+/, '') : clean);
+    // Deltas concatenate without separators: a message resuming after other output starts clean.
+    const resume = this.messageOpen && w.wroteAny;
+    const shown = resume ? clean : clean.replace(/^\s+/, '');
+    if (shown === '') return;
+    if (!resume) w.lineStart();
+    w.write(shown);
     this.lastAnnounced = undefined;
+    this.messageOpen = true;
   }
 
   messageText(_turn: TurnView, text: string): void {
@@ -249,8 +258,9 @@ export class TerminalRenderer implements Renderer {
     }
     const list = t.items;
     const limit = this.full ? list.length : 8;
-    const rows = [`${tag}${this.yellow('≡')} todo ${this.dim(`${t.done}/${list.length} done`)}`];
-    if (t.explanation !== '') rows.push(this.dim(`  ${this.clipTo(escapeControls(t.explanation.replace(/\s+/g, ' ')), this.width - 2)}`));
+    const explanation = t.explanation === '' ? '' : ` · ${escapeControls(t.explanation.replace(/\s+/g, ' ').trim())}`;
+    const head = `≡ todo ${t.done}/${list.length} done`;
+    const rows = [`${tag}${this.yellow('≡')} todo ${this.dim(`${t.done}/${list.length} done${this.clipTo(explanation, Math.max(0, this.width - displayWidth(head) - displayWidth(tag)))}`)}`];
     for (let i = 0; i < list.length && i < limit; i++) {
       const item = list[i]!;
       const text = this.clipTo(escapeControls(item.text), this.width - 8);
@@ -322,7 +332,7 @@ export class TerminalRenderer implements Renderer {
     this.live?.clear();
     this.w.blankLine();
     const seen = `${plural(totals.turns, 'turn')}${hasUsage(totals.usage) ? ` · ${describeUsage(totals.usage)}` : ''}`;
-    this.lines([this.rule('✗ no result: the run was cut', this.paint('1;33')), this.dim(`the input ended without a result event (${seen} seen)`)]);
+    this.lines([this.rule('✗ no result: the run was cut', this.paint('1;33')), this.dim(`the input ended without a result event; seen: ${seen}`)]);
   }
 
   other(text: string): void {

@@ -299,7 +299,7 @@ Object {
     ── turn 1 cut off before it ended
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn seen)
+    the input ended without a result event; seen: 1 turn
     
   ),
 }
@@ -1018,7 +1018,7 @@ Object {
     ── turn 1 cut off before it ended
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn seen)
+    the input ended without a result event; seen: 1 turn
     
   ),
 }
