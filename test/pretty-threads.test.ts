@@ -182,3 +182,19 @@ t.test('scanProducerDelta: exact on the producer shape, undefined otherwise', as
   ];
   for (const text of fallbacks) t.equal(scanProducerDelta(line(text)), undefined, text);
 });
+
+t.test('a killed run followed by a new session in the same input: the first is shown as cut', async (t) => {
+  const text = render([
+    { type: 'session_configured', model: 'm1' },
+    { type: 'thread_started', thread_id: 'A' },
+    { type: 'turn_started', thread_id: 'A', turn_id: 'A-turn-0001' },
+    { type: 'tool_started', thread_id: 'A', turn_id: 'A-turn-0001', item_id: 'i', name: 'bash', arguments: '{"command":"sleep 9"}' },
+    { type: 'session_configured', model: 'm2' },
+    { type: 'thread_started', thread_id: 'B' },
+    { type: 'turn_started', thread_id: 'B', turn_id: 'B-turn-0001' },
+    { type: 'turn_completed', thread_id: 'B', turn_id: 'B-turn-0001' },
+    { type: 'result', status: 'completed', thread_id: 'B', turn_id: 'B-turn-0001' },
+  ]);
+  t.match(text, /\$ sleep 9\n  └ no completion \(the run was cut\)\n── turn 1 cut off before it ended\n\n━━ ✗ no result: the run was cut ━+\nthe input ended without a result event; seen: 1 turn\n● m2\n/);
+  t.match(text, /━━ turn 1 · B-turn-0001 ━+\n── turn 1 completed\n/, 'the second run counts its own turns, B is its root');
+});

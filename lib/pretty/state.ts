@@ -89,6 +89,8 @@ export class PrettyState {
     }
     const type = rec.type;
     if (!this.o.verbose && DIAGNOSTIC_TYPES.has(type)) return;
+    // A new session while a run is still open: the earlier run (killed, no result) was cut.
+    if (type === 'session_configured' && this.runActive && this.turnCount > 0) this.cutRun();
     if (type !== 'result') this.runActive = true;
     if (type === 'agent_message_delta') {
       this.onDeltaRecord(rec);
@@ -420,14 +422,19 @@ export class PrettyState {
     this.r.invalid(raw.toString('utf8', 0, Math.min(raw.length, 4096)).replace(/\s+/g, ' ').trim());
   }
 
+  /** Ends a run that had no result: open turns and calls are shown as cut. */
+  private cutRun(): void {
+    this.runActive = false; // so open items say the run was cut
+    this.closeAll('cut');
+    this.r.cut(this.totalsView());
+    this.resetRun();
+    this.threads.reset();
+    this.lastRoot = '';
+  }
+
   /** End of one input: a run without result was cut. */
   endFile(): void {
-    if (this.runActive) {
-      this.runActive = false; // so open items say the run was cut
-      this.closeAll('cut');
-      this.r.cut(this.totalsView());
-      this.resetRun();
-    }
+    if (this.runActive) this.cutRun();
     this.threads.reset();
     this.lastRoot = '';
     this.r.endFile();

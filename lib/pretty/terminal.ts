@@ -94,6 +94,11 @@ export class TerminalRenderer implements Renderer {
     return child ? this.magenta(`[${escapeControls(agent)}] `) : '';
   }
 
+  /** Columns the agent tag takes (measured without its color codes). */
+  private tagWidth(child: boolean, agent: string): number {
+    return child ? displayWidth(`[${escapeControls(agent)}] `) : 0;
+  }
+
   private elapsed(ms: number | undefined): string {
     return ms === undefined ? '' : ` · ${formatDuration(ms)}`;
   }
@@ -158,10 +163,10 @@ export class TerminalRenderer implements Renderer {
         const lines = escapeControlsKeepNewlines(command).trimEnd().split('\n');
         return lines.map((l, i) => (i === 0 ? `${tag}${this.paint('1;36')('$')} ${l}` : `  ${l}`));
       }
-      const summary = summarizeArguments('bash', item.argumentsText, { max: this.full ? Infinity : this.width - 2 - displayWidth(tag) });
+      const summary = summarizeArguments('bash', item.argumentsText, { max: this.full ? Infinity : this.width - 2 - this.tagWidth(item.child, item.agent) });
       return [`${tag}${this.paint('1;36')('$')} ${summary}`];
     }
-    const room = this.width - 3 - displayWidth(name) - (item.child ? displayWidth(escapeControls(item.agent)) + 3 : 0);
+    const room = this.width - 3 - displayWidth(name) - this.tagWidth(item.child, item.agent);
     const summary = summarizeArguments(item.name, item.argumentsText, { max: this.full ? Infinity : room, showPath: (p) => this.showPath(p) });
     return [`${tag}${this.cyan('▸')} ${this.bold(name)}${summary === '' ? '' : ` ${summary}`}`];
   }
@@ -260,7 +265,7 @@ export class TerminalRenderer implements Renderer {
     const limit = this.full ? list.length : 8;
     const explanation = t.explanation === '' ? '' : ` · ${escapeControls(t.explanation.replace(/\s+/g, ' ').trim())}`;
     const head = `≡ todo ${t.done}/${list.length} done`;
-    const rows = [`${tag}${this.yellow('≡')} todo ${this.dim(`${t.done}/${list.length} done${this.clipTo(explanation, Math.max(0, this.width - displayWidth(head) - displayWidth(tag)))}`)}`];
+    const rows = [`${tag}${this.yellow('≡')} todo ${this.dim(`${t.done}/${list.length} done${this.clipTo(explanation, Math.max(0, this.width - displayWidth(head) - this.tagWidth(child, agent)))}`)}`];
     for (let i = 0; i < list.length && i < limit; i++) {
       const item = list[i]!;
       const text = this.clipTo(escapeControls(item.text), this.width - 8);
