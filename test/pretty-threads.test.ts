@@ -41,7 +41,7 @@ t.test('two threads sharing turn and item ids never merge', async (t) => {
   t.match(text, /\[B\] \$ echo from-b\n  │ output of b\n  └ ✗ failed: b broke\n/, "B's output under B's command, its failure kept");
   t.match(text, /^\$ echo from-a\n  │ output of a\n  └ ✓ completed\n/m, "A's output under A's command");
   t.equal(text.match(/output of a/g)?.length, 1);
-  t.match(text, /◆ B turn turn-0001 completed · prompt 5 · output 1 \(sub-agent\)/, "B's turn end is the sub-agent's");
+  t.match(text, /◆ B turn turn-0001 completed \(sub-agent\) · prompt 5 · output 1\n/, "B's turn end is the sub-agent's");
   t.match(text, /── turn 1 completed · prompt 7 · output 2\n/, 'the root turn ends once, with its own tokens');
   t.match(text, /run · 1 turn · prompt 7 · output 2|1 turn · prompt 7 · output 2/, 'the child turn is not counted');
 });
@@ -67,7 +67,7 @@ t.test('child threads: turn ends, usage, tools, files and todos belong to the su
   t.match(text, /^\[find-code\] ▸ read_file a\.js\n  └ ✓ completed\n/m, "a child's tool call is marked as the sub-agent's");
   t.match(text, /^  \[find-code\] ✎ edit b\.js$/m);
   t.match(text, /^\[find-code\] ≡ todo 0\/0 done$/m, 'todo: null is an empty list');
-  t.match(text, /^◆ find-code turn ag_1-turn-0001 ✗ failed: child broke …\(\+1 line\) · prompt 1,000 · output 100 \(sub-agent\)$/m);
+  t.match(text, /^◆ find-code turn ag_1-turn-0001 ✗ failed: child broke …\(\+1 line\) \(sub-agent\) · prompt 1,000 · output 100$/m);
   t.equal(text.match(/━━ turn/g)?.length, 1, 'no heading for a child turn');
   // Root: 400 + 100 + 500 = 1,000 prompt, hit 500 / 1,000.
   t.match(text, /^── turn 1 completed · prompt 1,000 \(400 uncached \+ 100 cache write \+ 500 cache read, 50\.0% cache hit\) · output 40$/m);

@@ -294,7 +294,7 @@ export class TerminalRenderer implements Renderer {
       // A sub-agent's own turn end: its tokens are the sub-agent's, not the main agent's.
       const label = `${this.magenta('◆')} ${this.bold(escapeControls(turn.agent))} turn ${escapeControls(turn.id)}`;
       const how = end.how === 'completed' ? 'completed' : this.red(`✗ ${end.how}${detail}`);
-      this.lines([`${label} ${how}${this.dim(`${tail} (sub-agent)`)}`]);
+      this.lines([`${label} ${how}${this.dim(` (sub-agent)${tail}`)}`]);
       return;
     }
     const name = `turn ${turn.n}`;
