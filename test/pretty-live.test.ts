@@ -150,3 +150,30 @@ t.test('under a pseudo-terminal: a running tool shows its name and elapsed time'
   t.match(text, /━━ ✓ completed ━+\n/);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+t.test('wuu-pretty -f: follows a file written slowly by another process, ends by itself after result', async (t) => {
+  const help = spawnSync(process.execPath, [binPath('wuu-pretty'), '--help'], { encoding: 'utf8' }).stdout;
+  if (!help.includes('--follow')) {
+    t.comment('SKIPPED: the shared runner has no --follow yet');
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pretty-follow-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'run.jsonl');
+  const append = (e: Record<string, unknown>) => fs.appendFileSync(file, `${JSON.stringify(e)}\n`);
+  append({ type: 'thread_started', thread_id: 'th' });
+  const child = spawn(process.execPath, [binPath('wuu-pretty'), '-f', file], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await until(() => out.includes('thread th started'), 'the first event', 10000);
+  append({ type: 'turn_started', thread_id: 'th', turn_id: 'tu' });
+  append({ type: 'agent_message_delta', thread_id: 'th', turn_id: 'tu', delta: 'Working on it.' });
+  await until(() => out.includes('Working on it.'), 'an appended line', 10000);
+  append({ type: 'turn_completed', thread_id: 'th', turn_id: 'tu', input_tokens: 10, output_tokens: 2 });
+  append({ type: 'result', status: 'failed', error: 'boom', thread_id: 'th', turn_id: 'tu', run_id: 'r', final_message: '', trace_path: '' });
+  t.equal(await closed, 0, 'ends by itself after the result, exit 0 (a failed run is shown, not judged)');
+  t.match(out, /── turn 1 completed · prompt 10 · output 2\n\n━━ ✗ failed ━+\nboom\n/);
+});
