@@ -111,11 +111,14 @@ t.test('the HTML transcript in chromium', async (t) => {
     .filter((f) => f.endsWith('.jsonl'))
     .map((f) => path.join(ROOT, 'examples', f));
   const hostile = path.join(ROOT, 'test', 'fixtures', 'pretty', 'hostile.jsonl');
+  // A producer-faithful run with a sub-agent thread; the README's screenshot is taken from it.
+  const faithful = path.join(ROOT, 'test', 'fixtures', 'pretty', 'run.jsonl');
   t.ok(examples.length >= 3, 'example streams found');
 
-  for (const file of [...examples, hostile]) {
-    const name = path.basename(file);
+  for (const file of [...examples, faithful, hostile]) {
+    const name = file === faithful ? 'fixture-run.jsonl' : path.basename(file);
     const htmlFile = path.join(dir, `${name}.html`);
+    if (fs.existsSync(htmlFile)) throw new Error(`two streams named ${name}`);
     fs.writeFileSync(htmlFile, await htmlOf(file));
     const url = pathToFileURL(htmlFile).href;
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -142,7 +145,7 @@ t.test('the HTML transcript in chromium', async (t) => {
       t.ok(colours > 20, `${name} (${colorScheme}): the screenshot is not blank (${colours} colours)`);
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       t.equal(background, colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)', `${name}: ${colorScheme} theme`);
-      if (name === 'run.jsonl' && colorScheme === 'light' && process.env.UPDATE_DOCS_SCREENSHOT) {
+      if (file === faithful && colorScheme === 'light' && process.env.UPDATE_DOCS_SCREENSHOT) {
         fs.writeFileSync(path.join(ROOT, 'docs', 'transcript.png'), await page.screenshot({ fullPage: false }));
       }
       await page.close();
