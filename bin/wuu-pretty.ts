@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { colorEnabled, createPretty, type ColorMode } from '../lib/pretty.js';
+import { colorEnabled, createPretty, type ColorMode } from '../lib/pretty/index.js';
 import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
 
 /** Width used off a terminal, and on one whose size is unknown. */
@@ -8,18 +8,32 @@ const DEFAULT_TTY_WIDTH = 80;
 
 export const spec: ToolSpec = {
   name: 'wuu-pretty',
-  summary: 'render the event stream for people: live terminal text or a Markdown transcript',
+  summary: 'render the event stream for people: live terminal view, Markdown or HTML',
   usage: `Usage: wuu-pretty [OPTION]... [FILE]...
 Render the event stream for a person to read, as it arrives: turns as
 headings, the assistant message as it streams, tool calls with a one-line
 argument summary and a folded output preview, file changes, subagents, todo
 lists, usage per turn and the final status (or a notice that the run was cut).
 
+Usage is shown in the producer's convention: input_tokens EXCLUDE cached
+tokens, so prompt = uncached input + cache write + cache read, and cache hit
+= cache read / prompt. A turn's usage is its last snapshot; a sub-agent's
+thread (its turn ends, tools, tokens) is shown as the sub-agent's own.
+
+On a terminal the view is live: a status line names each running tool with
+its elapsed time, output lines appear as they arrive, and each tool call and
+turn shows its elapsed time. The stream has no timestamps: these times are
+measured from ARRIVAL, and shown only in this live mode.
+
 Options:
       --markdown         write a Markdown transcript (no colors) to share:
                          wuu-redact < run.jsonl | wuu-pretty --markdown > run.md
+      --html             write one self-contained HTML page (no script, no
+                         external asset; light and dark) to share:
+                         wuu-redact run.jsonl | wuu-pretty --html > run.html
       --color WHEN       always, never or auto (default): auto colors only a
-                         terminal, and not when NO_COLOR is set (--no-color: never)
+                         terminal, and not when NO_COLOR is set
+                         (--no-color: never)
       --width N          columns for clipping long lines (default: the
                          terminal's width, else ${DEFAULT_WIDTH})
       --full             show whole outputs and lines instead of folding them
@@ -32,11 +46,12 @@ shown, not reported as an error.
 Examples:
   wuu exec --json "fix the tests" | wuu-pretty
   wuu-pretty --full run.jsonl | less -R
-  wuu-pretty --markdown run.jsonl > transcript.md`,
+  wuu-pretty --markdown run.jsonl > transcript.md
+  wuu-redact run.jsonl | wuu-pretty --html > run.html`,
   flags: {
     string: ['color', 'width'],
     values: { color: ['always', 'never', 'auto'] },
-    boolean: ['markdown', 'full', 'verbose'],
+    boolean: ['markdown', 'html', 'full', 'verbose'],
     negatable: ['color'],
   },
   create({ flags, positionals, stdoutIsTTY, env }) {
@@ -45,17 +60,30 @@ Examples:
     if (mode !== 'always' && mode !== 'never' && mode !== 'auto') {
       throw new UsageError(`--color takes always, never or auto, not '${mode}'`);
     }
+    if (flags.bool('markdown') && flags.bool('html')) throw new UsageError('--markdown and --html exclude each other');
     const columns = stdoutIsTTY ? process.stdout.columns : undefined;
     const width =
       flags.int('width', { min: 20, max: 100000 }) ??
       (stdoutIsTTY ? (columns !== undefined && columns > 0 ? columns : DEFAULT_TTY_WIDTH) : DEFAULT_WIDTH);
+    const document = flags.bool('markdown') || flags.bool('html');
+    // The live view needs a terminal it can redraw between input chunks: the process's own.
+    const live =
+      stdoutIsTTY && !document && process.stdout.isTTY
+        ? {
+            write: (text: string) => {
+              process.stdout.write(text);
+            },
+          }
+        : undefined;
     const core = createPretty({
       markdown: flags.bool('markdown'),
-      color: colorEnabled(mode as ColorMode, stdoutIsTTY, env),
+      html: flags.bool('html'),
+      color: !document && colorEnabled(mode as ColorMode, stdoutIsTTY, env),
       width,
       full: flags.bool('full'),
       verbose: flags.bool('verbose'),
       showFileNames: positionals.length > 1,
+      live,
     });
     return { core };
   },

@@ -22,6 +22,6 @@ export {
   type ToolCall,
 } from './accumulate.js';
 export { createTurns, DEFAULT_MAX_TURN_BYTES, turns, type TurnRecord, type TurnsOptions, type TurnToolCall, type TurnUsage } from './turns.js';
-export { createPretty, pretty, type ColorMode, type PrettyOptions } from './pretty.js';
+export { createPretty, pretty, type ColorMode, type PrettyOptions } from './pretty/index.js';
 export { createUsage, usage, USAGE_TYPES, type PriceTable, type Rates, type UsageDim, type UsageFormat, type UsageOptions } from './usage/index.js';
 export { createRedact, redact, DEFAULT_SALT, type PathMode, type RedactOptions } from './redact/index.js';

@@ -299,7 +299,7 @@ Object {
     ── turn 1 cut off before it ended
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn seen)
+    the input ended without a result event; seen: 1 turn
     
   ),
 }
@@ -337,17 +337,17 @@ Object {
       └ ✓ completed
       ✎ modify src/cart.js
     The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
+    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
     
     ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
+    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
     trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
@@ -391,10 +391,10 @@ Object {
       │ Edited src/cart.js (1 replacement)
       └ ✓ completed
       ✎ modify src/cart.js
-    ◆ find-cart-code (explorer) ✓ completed · 3,400 in · 310 out · 2,048 cache read
+    ◆ find-cart-code (explorer) ✓ completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
       │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
     The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
+    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
     
     ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 2/2 done
@@ -404,10 +404,11 @@ Object {
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
+    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
+    1 subagent · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
     trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
@@ -462,13 +463,13 @@ Object {
     
     - ✎ modify \`src/cart.js\`
     
-    ◆ Subagent **find-cart-code** (explorer) completed · 3,400 in · 310 out · 2,048 cache read
+    ◆ Subagent **find-cart-code** (explorer) completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
     
     > Cart logic lives in src/cart.js; tests in test/cart.test.js.
     
     The cart capped items at 3; I raised the limit.
     
-    *Turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues*
+    *Turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues*
     
     ## Turn 2 · tu_02
     
@@ -484,12 +485,13 @@ Object {
     
     All 42 tests pass now.
     
-    *Turn 2 completed · 11,200 in · 60 out · 8,192 cache read*
+    *Turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60*
     
     ## Result: ✓ completed
     
     - **Run:** \`run_5d1c\`, 2 turns
-    - **Tokens:** 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    - **Tokens:** prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
+    - **Subagents:** 1 subagent, prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
     - **Trace:** \`/home/alice/.wuu/traces/th_7f3a.jsonl\`
     
   ),
@@ -512,11 +514,11 @@ Object {
     $ curl -H 'Authorization: Bearer sk-proj-abc123def456ghi789jkl012mno345' https://api.example.com/de…
       │ curl: (6) Could not resolve host
       └ ✗ failed: exit status 6
-    ── ✗ turn 1 failed: tool failed: exit status 6 · 3,000 in · 90 out
+    ── ✗ turn 1 failed: tool failed: exit status 6 · prompt 3,000 · output 90
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     turn failed: tool failed: exit status 6
-    run run_77aa · 1 turn · 3,000 in · 90 out
+    run run_77aa · 1 turn · prompt 3,000 · output 90
     trace /Users/bob/.wuu/traces/th_9b21.jsonl
     
     ━━ examples/timeout.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
@@ -526,11 +528,11 @@ Object {
     
     ━━ turn 1 · tu_t1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     Refactoring the checkout
-    ── ✗ turn 1 interrupted: timeout · 4,000 in · 200 out · 3,000 cache read
+    ── ✗ turn 1 interrupted: timeout · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
     
     ━━ ✗ timeout ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     timeout after 600s
-    run run_t7 · 1 turn · 4,000 in · 200 out · 3,000 cache read
+    run run_t7 · 1 turn · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
     trace /home/alice/.wuu/traces/th_e5f6.jsonl
     
   ),
@@ -572,10 +574,10 @@ Object {
       │ Edited src/cart.js (1 replacement)
       └ ✓ completed
       ✎ modify src/cart.js
-    ◆ find-cart-code (explorer) ✓ completed · 3,400 in · 310 out · 2,048 cache read
+    ◆ find-cart-code (explorer) ✓ completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
       │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
     The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
+    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
     
     ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 2/2 done
@@ -585,13 +587,23 @@ Object {
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
+    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
+    1 subagent · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
     trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-pretty.1 EXAMPLES > wuu-redact examples/run.jsonl | wuu-pretty --html > run.html 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-redact examples/run.jsonl | wuu-pretty --html > run.html",
+  "stderr": "",
+  "stdout": "",
 }
 `
 
@@ -1018,7 +1030,7 @@ Object {
     ── turn 1 cut off before it ended
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event (1 turn seen)
+    the input ended without a result event; seen: 1 turn
     
   ),
 }
@@ -1292,11 +1304,11 @@ Object {
     $ curl -H 'Authorization: Bearer sk-proj-abc123def456ghi789jkl012mno345' https://api.example.com/deploy
       │ curl: (6) Could not resolve host
       └ ✗ failed: exit status 6
-    ── ✗ turn 1 failed: tool failed: exit status 6 · 3,000 in · 90 out
+    ── ✗ turn 1 failed: tool failed: exit status 6 · prompt 3,000 · output 90
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     turn failed: tool failed: exit status 6
-    run run_77aa · 1 turn · 3,000 in · 90 out
+    run run_77aa · 1 turn · prompt 3,000 · output 90
     trace /Users/bob/.wuu/traces/th_9b21.jsonl
     
   ),
@@ -1351,13 +1363,13 @@ Object {
     
     - ✎ modify \`src/cart.js\`
     
-    ◆ Subagent **find-cart-code** (explorer) completed · 3,400 in · 310 out · 2,048 cache read
+    ◆ Subagent **find-cart-code** (explorer) completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
     
     > Cart logic lives in src/cart.js; tests in test/cart.test.js.
     
     The cart capped items at 3; I raised the limit.
     
-    *Turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues*
+    *Turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues*
     
     ## Turn 2 · tu_02
     
@@ -1373,12 +1385,13 @@ Object {
     
     All 42 tests pass now.
     
-    *Turn 2 completed · 11,200 in · 60 out · 8,192 cache read*
+    *Turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60*
     
     ## Result: ✓ completed
     
     - **Run:** \`run_5d1c\`, 2 turns
-    - **Tokens:** 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    - **Tokens:** prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
+    - **Subagents:** 1 subagent, prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
     - **Trace:** \`/home/alice/.wuu/traces/th_7f3a.jsonl\`
     
   ),
@@ -1420,10 +1433,10 @@ Object {
       │ Edited src/cart.js (1 replacement)
       └ ✓ completed
       ✎ modify src/cart.js
-    ◆ find-cart-code (explorer) ✓ completed · 3,400 in · 310 out · 2,048 cache read
+    ◆ find-cart-code (explorer) ✓ completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
       │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
     The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · 9,800 in · 420 out · 4,096 cache read · 4,096 cache write · auto-continues
+    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
     
     ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 2/2 done
@@ -1433,10 +1446,11 @@ Object {
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · 11,200 in · 60 out · 8,192 cache read
+    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · 21,000 in · 480 out · 12,288 cache read · 4,096 cache write
+    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
+    1 subagent · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
     trace /home/alice/.wuu/traces/th_7f3a.jsonl
     
   ),
@@ -1533,6 +1547,15 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-redact examples/run.jsonl | wuu-pretty --html > run.html 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-redact examples/run.jsonl | wuu-pretty --html > run.html",
+  "stderr": "",
+  "stdout": "",
+}
+`
+
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-result --json examples/timeout.jsonl | jq -r .error 1`] = `
 Object {
   "code": 5,
@@ -1606,7 +1629,7 @@ Object {
       usage       token usage and cost per turn, run, model, file or day, subagents apart
       result      print the run's final message and exit with a status that mirrors the run
       check       validate a stream against the wire protocol and report every problem
-      pretty      render the event stream for people: live terminal text or a Markdown transcript
+      pretty      render the event stream for people: live terminal view, Markdown or HTML
       completion  print a bash or zsh completion script
     
     Each tool is also installed as its own command (wuu-filter, ...).

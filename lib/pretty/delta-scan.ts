@@ -1,0 +1,103 @@
+/**
+ * agent_message_delta is most of a stream. The producer writes it in one
+ * shape (Go sorts map keys): `{"delta":"…","thread_id":"…","turn_id":"…",
+ * "type":"agent_message_delta"}`. A line in exactly that shape is read here
+ * in one pass over its bytes, without JSON.parse of the whole event; any
+ * other line (another key order, extra keys, escapes in the ids, raw
+ * control characters) gets `undefined` and the caller parses it fully.
+ */
+
+const PREFIX = Buffer.from('{"delta":"');
+const AFTER_DELTA = Buffer.from('","thread_id":"');
+const AFTER_THREAD = Buffer.from('","turn_id":"');
+const SUFFIX = Buffer.from('","type":"agent_message_delta"}');
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\x00-\x1f]/;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The three strings of a producer-shaped delta line. */
+export interface DeltaFields {
+  delta: string;
+  threadId: string;
+  turnId: string;
+}
+
+function matchAt(line: Buffer, at: number, bytes: Buffer): boolean {
+  if (at < 0 || at + bytes.length > line.length) return false;
+  for (let k = 0; k < bytes.length; k++) if (line[at + k] !== bytes[k]) return false;
+  return true;
+}
+
+/**
+ * The ids repeat on every line of a turn: the last one decoded is kept with
+ * its bytes, so a repeat costs a byte comparison instead of a new string.
+ */
+class IdCache {
+  private bytes = Buffer.alloc(0);
+  private text = '';
+
+  get(line: Buffer, start: number, end: number): string {
+    const length = end - start;
+    if (length === this.bytes.length) {
+      let k = 0;
+      while (k < length && line[start + k] === this.bytes[k]) k++;
+      if (k === length) return this.text;
+    }
+    this.bytes = Buffer.from(line.subarray(start, end));
+    this.text = this.bytes.toString('utf8');
+    return this.text;
+  }
+}
+
+const threads = new IdCache();
+const turns = new IdCache();
+
+/** A plain id between `from` and the next quote (no escape, no control byte), or undefined. */
+function plainUntilQuote(line: Buffer, from: number, end: number): number {
+  const quote = line.indexOf(QUOTE, from);
+  if (quote < 0 || quote >= end) return -1;
+  for (let k = from; k < quote; k++) {
+    const byte = line[k]!;
+    if (byte === BACKSLASH || byte < 0x20) return -1;
+  }
+  return quote;
+}
+
+/** Reads a producer-shaped agent_message_delta line; undefined for any other shape. */
+export function scanProducerDelta(line: Buffer): DeltaFields | undefined {
+  const end = line.length - SUFFIX.length;
+  if (!matchAt(line, 0, PREFIX) || !matchAt(line, end, SUFFIX)) return undefined;
+  // The delta: up to the first quote not escaped (found with indexOf, not a byte loop).
+  const open = PREFIX.length - 1;
+  let close = line.indexOf(QUOTE, open + 1);
+  const firstBackslash = line.indexOf(BACKSLASH, open + 1);
+  const escaped = firstBackslash >= 0 && firstBackslash < close;
+  if (escaped) {
+    while (close >= 0 && close < end) {
+      let slashes = 0;
+      for (let k = close - 1; k > open && line[k] === BACKSLASH; k--) slashes++;
+      if (slashes % 2 === 0) break;
+      close = line.indexOf(QUOTE, close + 1);
+    }
+  }
+  if (close < 0 || !matchAt(line, close, AFTER_DELTA)) return undefined;
+  const threadStart = close + AFTER_DELTA.length;
+  const threadEnd = plainUntilQuote(line, threadStart, end);
+  if (threadEnd < 0 || !matchAt(line, threadEnd, AFTER_THREAD)) return undefined;
+  const turnStart = threadEnd + AFTER_THREAD.length;
+  const turnEnd = plainUntilQuote(line, turnStart, end + 1);
+  if (turnEnd !== end) return undefined;
+  let delta: string;
+  if (escaped) {
+    try {
+      delta = JSON.parse(line.toString('utf8', open, close + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  } else {
+    delta = line.toString('utf8', open + 1, close);
+    if (CONTROL_RE.test(delta)) return undefined; // raw control byte: not valid JSON, let the parser say so
+  }
+  return { delta, threadId: threads.get(line, threadStart, threadEnd), turnId: turns.get(line, turnStart, turnEnd) };
+}
