@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { createRedact, looseUnescape, redact, Redactor, type RedactOptions } from '../lib/redact/index.js';
+import { createRedact, redact, Redactor, type RedactOptions } from '../lib/redact/index.js';
 import { analyzePattern, checkRule, parsePatternOption, parseRuleFile, prefixPattern, RuleError } from '../lib/redact/rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from '../lib/redact/rules.js';
 import { parse, stringify } from '../lib/core.js';
@@ -134,7 +134,7 @@ t.test('each secret kind, plainly written', async (t) => {
 
 t.test('escaped text does not hide a secret', async (t) => {
   const r = new Redactor();
-  t.equal(looseUnescape('\\u0073k-x \\\\u0041 \\/a \\u000a'), 'sk-x A /a \\u000a');
+
   t.equal(r.text('\\u0073k-proj-abc123def456ghi789jkl012mno345', []), '<secret:openai-key>');
   t.equal(r.text('plain \\n text', []), 'plain \\n text', 'other escapes are left alone');
 });
@@ -260,7 +260,9 @@ t.test('user rules: --pattern, rule files, flags, no default rules', async (t) =
   t.throws(() => parseRuleFile('{}', 'r.json'), /JSON array/);
   t.throws(() => checkRule({ name: 'x', pattern: 'a', flags: 'g' }, 'r'), /flags/);
   t.same(parseRuleFile('[{"name":"proj","pattern":"zeus","flags":"i"}]', 'r.json'), [{ name: 'proj', pattern: 'zeus', flags: 'i' }]);
-  const rules = [...parseRuleFile('[{"name":"proj","pattern":"zeus","flags":"i"}]', 'r.json'), parsePatternOption('ticket=(TK)-[0-9]{4}\\1?')];
+  const rules = [...parseRuleFile('[{"name":"proj","pattern":"zeus","flags":"i"}]', 'r.json'), parsePatternOption('ticket=(TK)-[0-9]{4}')];
+  t.throws(() => parsePatternOption('ticket=(TK)-[0-9]{4}\\1?'), /linear-time engine/, 'a backreference is refused, saying why');
+  t.throws(() => parsePatternOption('x=(?<=a)b'), /RE2/, 'so is a lookbehind');
   const line = '{"msg":"Project ZEUS TK-1234 sk-proj-abc123def456ghi789jkl012mno345","type":"x"}';
   t.equal(run(line, { rules }).lines[0], '{"msg":"Project \\u003csecret:proj\\u003e \\u003csecret:ticket\\u003e \\u003csecret:openai-key\\u003e","type":"x"}');
   t.equal(run(line, { rules, defaultRules: false }).lines[0], '{"msg":"Project \\u003csecret:proj\\u003e \\u003csecret:ticket\\u003e sk-proj-abc123def456ghi789jkl012mno345","type":"x"}');
