@@ -1,0 +1,616 @@
+/**
+ * The peer secret corpus of wuu-redact, planted into `wuu exec --json`
+ * streams: every sample secret of test/fixtures/redact/corpus/secrets.json
+ * (built by build.mjs from gitleaks' and secretlint's public test data) goes
+ * into every position a secret reaches in a real stream, the streams run
+ * through the redaction core in-process, and each planting is judged by what
+ * survives in the output. Shared by test/redact-corpus.test.ts and
+ * `node --loader ts-node/esm test/redact-corpus-lib.ts` (prints the figures).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRedact } from '../lib/redact/index.js';
+import { LineRecord, type Output } from '../lib/jsonl.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const CORPUS_DIR = path.join(HERE, 'fixtures', 'redact', 'corpus');
+
+/** One sample secret of a peer. */
+export interface CorpusSecret {
+  source: 'gitleaks' | 'secretlint';
+  provider: string;
+  secret: string;
+  /** The identifier the peer planted it with (`{id}_api_token = "..."`). */
+  id?: string;
+  /** The peer's own line around it, when it had one. */
+  context?: string;
+}
+
+export interface FalsePositiveSample {
+  source: string;
+  rule: string;
+  text: string;
+}
+
+export function loadCorpus(): { secrets: CorpusSecret[]; falsePositives: FalsePositiveSample[] } {
+  const secrets = (JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'secrets.json'), 'utf8')) as { secrets: CorpusSecret[] }).secrets;
+  const falsePositives = (JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'false-positives.json'), 'utf8')) as { samples: FalsePositiveSample[] })
+    .samples;
+  return { secrets, falsePositives };
+}
+
+// ---------------------------------------------------------------------------
+// What counts as the secret
+
+/**
+ * Documented prefixes of self-identifying tokens (the provider's public
+ * format, not a detection rule): a secret that starts with one carries its
+ * own prefix and must be caught wherever it appears, without a key name.
+ */
+export const SELF_PREFIXES: readonly RegExp[] = [
+  /^(?:gh[pousr]_|github_pat_)/,
+  /^(?:glpat|gloas|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|glffct)-/,
+  /^GR1348941/,
+  /^(?:xox[abposre]-|xoxe\.xox[bp]-|xapp-)/,
+  /^(?:https?:\/\/)?hooks\.slack\.com\/(?:services|workflows|triggers)\//,
+  /^(?:AKIA|ASIA|ABIA|ACCA)/,
+  /^(?:ABSK|bedrock-api-key-)/,
+  /^(?:[srp]k|whsec)_(?:live|test|prod)_|^whsec_/,
+  /^(?:hf_|api_org_)/,
+  /^pypi-/,
+  /^npm_/,
+  /^SG\./,
+  /^(?:hv[sbr]\.)/,
+  /^do[opr]_v1_/,
+  /^shp(?:ss|at|ca|pa)_/,
+  /^dapi/,
+  /^dp\.(?:pt|st|ct|sa|scim|audit)\./,
+  /^ops_eyJ/,
+  /^A3-[A-Z0-9]{6}-/,
+  /^sntry[su]_/,
+  /^lin_api_/,
+  /^ntn_/,
+  /^gsk_/,
+  /^vc[pikar]_/,
+  /^tskey-/,
+  /^cf[au]t_/,
+  /^gl(?:c|sa)_/,
+  /^PMAK-/,
+  /^pul-/,
+  /^pscale_(?:tkn|pw|oauth)_/,
+  /^HRKU-/,
+  /^AGE-SECRET-KEY-1/,
+  /^LTAI/,
+  /^EAA[A-Za-z0-9]/,
+  /^sq0(?:atp|csp)-/,
+  /^f[mo][12][ar]?_/,
+  /^sgp_/,
+  /^dckr_pat_/,
+  /^figd_/,
+  /^sk-(?:ant-(?:api|admin)\d\d-|proj-|svcacct-|admin-)?/,
+  /^AIza/,
+  /^ya29\./,
+  /^ATATT/,
+  /^NR(?:AK|JS|II)-/,
+  /^(?:key|pubkey)-[0-9a-f]{32}$/,
+  /^xkeysib-/,
+  /^rubygems_/,
+  /^shippo_(?:live|test)_/,
+  /^CLOJARS_/,
+  /^dnkey-/,
+  /^dt0c01\./,
+  /^EZ[AT]K/,
+  /^FLW(?:PUBK|SECK)(?:_TEST)?-/,
+  /^tfp_/,
+  /^pnu_/,
+  /^rdme_/,
+  /^sm_(?:pat|aat|sat)_/,
+  /^sq[uap]_/,
+  /^pplx-/,
+  /^ico-/,
+  /^duffel_(?:test|live)_/,
+  /^fio-u-/,
+  /^sha256~/,
+  /^API-[A-Z0-9]{26}$/,
+  /^access-(?:sandbox|development|production)-/,
+  /^v1\.0-[0-9a-f]{24}-/,
+  /^sk\.[a-z0-9]|^pk\.[a-z0-9]{20}/,
+  /^(?:rdme_|sc_|pat\.|sat\.)/,
+  /^patk?[A-Za-z0-9]{14}\./,
+  /^[0-9a-f]{14}\.atlasv1\./,
+  /^AAAAAAAAAAAAAAAAAAAAA/,
+  /^(?:t1\.|YC|AQVN)/,
+  /^4b1d/,
+  /^cmVmd/,
+  /^AKCp/,
+  /^eyJ/,
+  /^-----BEGIN/,
+];
+
+/** Peer samples that are not secrets (public identifiers, markers): excluded, with the reason. */
+export const NOT_SECRETS: ReadonlyArray<{ match: (s: CorpusSecret) => boolean; reason: string }> = [
+  { match: (s) => s.provider === 'gcp-service-account', reason: 'the marker `"type": "service_account"`, not a secret' },
+  { match: (s) => s.secret.includes('AWS_ACCOUNT_ID'), reason: 'an AWS account id: public identifier' },
+  { match: (s) => s.provider === 'secretlint-azure' && /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(s.secret), reason: 'an Azure tenant/client id (UUID): public identifier' },
+];
+
+/** The public prefix of a secret that may stay (its documented prefix), or ''. */
+export function publicPrefix(secret: string): string {
+  if (secret.startsWith('-----BEGIN')) return secret.slice(0, secret.indexOf('-----', 10) + 5);
+  const hook = /^(?:https?:\/\/)?hooks\.slack\.com\/[a-z]+\//.exec(secret);
+  if (hook) return hook[0];
+  for (const re of SELF_PREFIXES) {
+    const m = re.exec(secret);
+    if (m) return m[0];
+  }
+  return '';
+}
+
+export function isSelfPrefixed(secret: string): boolean {
+  return SELF_PREFIXES.some((re) => re.test(secret));
+}
+
+/** The part that must not survive: URL and `user:pass` credentials keep the user; PEM keeps its armour. */
+export function sensitivePart(entry: CorpusSecret): string {
+  const s = entry.secret;
+  const url = /^[a-z][a-z0-9+.:-]*:\/\/[^:/@\s]*:(.+)@[^@]*$/.exec(s);
+  if (url) return url[1]!;
+  if (entry.provider === 'curl-auth-user' || entry.provider.startsWith('sidekiq')) {
+    const colon = s.indexOf(':', 1);
+    const pass = s.slice(colon + 1).replace(/^["'{]+|["'}]+$/g, '');
+    return pass.length >= 4 ? pass : s.replace(/["':{}]/g, '');
+  }
+  if (s.startsWith('-----BEGIN')) {
+    const body = s.slice(s.indexOf('-----', 10) + 5);
+    const end = body.indexOf('-----END');
+    return (end < 0 ? body : body.slice(0, end)).trim();
+  }
+  if (s.startsWith('{')) {
+    const key = /"private_key"\s*:\s*"([^"]+)"/.exec(s);
+    if (key) return key[1]!;
+  }
+  return s.slice(publicPrefix(s).length);
+}
+
+/** Windows of the sensitive part: any one of them in the output is a leak. */
+export function leakWindows(entry: CorpusSecret): string[] {
+  const body = sensitivePart(entry);
+  const width = Math.min(6, body.length);
+  const out = new Set<string>();
+  // PEM bodies: every line is judged on its own (line breaks may be re-encoded).
+  for (const part of body.split(/\r?\n|\\n/)) {
+    const p = part.trim();
+    if (p.length < Math.min(width, 4)) continue;
+    const w = Math.min(width, p.length);
+    for (let i = 0; i + w <= p.length; i++) out.add(p.slice(i, i + w));
+  }
+  return [...out];
+}
+
+// ---------------------------------------------------------------------------
+// Planting
+
+/** Go's encoding/json: sorted keys, HTML-safe escapes, U+2028/2029 escaped. */
+export function goJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+/** The positions a secret is planted in. */
+export const POSITIONS = [
+  'bash_output',
+  'peer_context',
+  'tool_arguments',
+  'xml_arguments_uescaped',
+  'command_completed',
+  'delta_split2',
+  'delta_split3',
+  'message_final',
+  'result_final_message',
+  'structured_result',
+  'subagent_result',
+  'file_path',
+  'url',
+  'cli_flag',
+  'cli_p',
+  'yaml',
+  'toml',
+  'ini',
+  'json_output',
+] as const;
+export type Position = (typeof POSITIONS)[number];
+
+/** One planting: its events and where it is judged. */
+interface Planting {
+  position: Position;
+  /** Thread id of every event of the planting (the judging scope). */
+  thread: string;
+  events: Array<Record<string, unknown>>;
+}
+
+function identifier(entry: CorpusSecret): string {
+  const raw = entry.id ?? entry.provider.replace(/^secretlint-/, '').split('-')[0]!;
+  const clean = raw.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+  return clean === '' ? 'service' : clean;
+}
+
+function names(entry: CorpusSecret) {
+  const id = identifier(entry);
+  return { id, ID: id.toUpperCase(), Id: id[0]!.toUpperCase() + id.slice(1) };
+}
+
+/** Prose around a secret: bare for self-prefixed tokens, with its key name otherwise. */
+function prose(entry: CorpusSecret, self: boolean): string {
+  const { ID } = names(entry);
+  return self
+    ? `Done. The new credential is ${entry.secret} - store it in your vault.`
+    : `Done. Add ${ID}_TOKEN=${entry.secret} to your .env file.`;
+}
+
+/**
+ * The cut points used for split deltas: every cut from 8 before the secret to
+ * 2 after it (for a secret over 96 characters, every cut in its first and
+ * last 48 and every 7th in between: PEM blocks would otherwise dominate).
+ */
+function cuts(text: string, secret: string): number[] {
+  const at = text.indexOf(secret);
+  const from = Math.max(1, at - 8);
+  const to = Math.min(text.length - 1, at + secret.length + 2);
+  const out: number[] = [];
+  for (let i = from; i <= to; i++) {
+    const inside = i - at;
+    if (secret.length > 96 && inside > 48 && inside < secret.length - 48 && inside % 7 !== 0) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+let counter = 0;
+
+/** Every planting of one secret. */
+export function plantings(entry: CorpusSecret): Planting[] {
+  const self = isSelfPrefixed(entry.secret);
+  const S = entry.secret;
+  const { id, ID, Id } = names(entry);
+  const out: Planting[] = [];
+  const add = (position: Position, build: (th: string, turn: string, item: string) => Array<Record<string, unknown>>) => {
+    const n = counter++;
+    const th = `th-${n}`;
+    out.push({ position, thread: th, events: build(th, `tu-${n}`, `call_${n}`) });
+  };
+  const bash = (th: string, turn: string, item: string, command: string, output: string) => {
+    const args = goJson({ command });
+    return [
+      { type: 'turn_started', thread_id: th, turn_id: turn },
+      { arguments: args, item_id: item, name: 'bash', thread_id: th, turn_id: turn, type: 'tool_started' },
+      { arguments: args, command, item_id: item, name: 'bash', thread_id: th, turn_id: turn, type: 'command_started' },
+      { delta: output, item_id: item, thread_id: th, turn_id: turn, type: 'tool_output_delta' },
+      { arguments: args, command, delta: output, item_id: item, name: 'bash', thread_id: th, turn_id: turn, type: 'command_output_delta' },
+      { error: '', item_id: item, name: 'bash', status: 'completed', thread_id: th, turn_id: turn, type: 'tool_completed' },
+      { arguments: args, command, error: '', item_id: item, name: 'bash', status: 'completed', thread_id: th, turn_id: turn, type: 'command_completed' },
+      { awaiting_auto_continuation: false, input_tokens: 10, output_tokens: 5, thread_id: th, trace_path: '', turn_id: turn, type: 'turn_completed' },
+    ];
+  };
+  const tool = (th: string, turn: string, item: string, name: string, args: string, output: string) => [
+    { type: 'turn_started', thread_id: th, turn_id: turn },
+    { arguments: args, item_id: item, name, thread_id: th, turn_id: turn, type: 'tool_started' },
+    { delta: output, item_id: item, thread_id: th, turn_id: turn, type: 'tool_output_delta' },
+    { error: '', item_id: item, name, status: 'completed', thread_id: th, turn_id: turn, type: 'tool_completed' },
+  ];
+  const messageTurn = (th: string, turn: string, pieces: string[]) => [
+    { type: 'turn_started', thread_id: th, turn_id: turn },
+    ...pieces.map((delta) => ({ delta, thread_id: th, turn_id: turn, type: 'agent_message_delta' })),
+    { awaiting_auto_continuation: false, input_tokens: 10, output_tokens: 5, thread_id: th, trace_path: '', turn_id: turn, type: 'turn_completed' },
+  ];
+
+  add('bash_output', (th, tu, it) => bash(th, tu, it, 'cat .env', `${ID}_TOKEN=${S}\nDEBUG=false\n`));
+  add('peer_context', (th, tu, it) =>
+    bash(th, tu, it, `grep -rn ${id} config/`, `config/settings:12:${entry.context ?? `${id}_api_token = "${S}"`}\n`),
+  );
+  add('tool_arguments', (th, tu, it) => bash(th, tu, it, `export ${ID}_TOKEN='${S}' && ./deploy.sh`, 'deployed\n'));
+  add('xml_arguments_uescaped', (th, tu, it) =>
+    tool(th, tu, it, 'write_file', goJson({ content: `<config>\n  <${id}Token>${S}</${id}Token>\n</config>\n`, path: 'config.xml' }), '{"action":"create","path":"config.xml"}'),
+  );
+  add('command_completed', (th, tu, it) =>
+    bash(th, tu, it, `curl -s -H "X-${Id}-Token: ${S}" https://api.example.com/v1/me`, '{"ok":true}\n'),
+  );
+  const message = prose(entry, self);
+  for (const i of cuts(message, S)) add('delta_split2', (th, tu) => messageTurn(th, tu, [message.slice(0, i), message.slice(i)]));
+  for (const i of cuts(message, S)) {
+    const end = message.indexOf(S) + S.length;
+    const seconds = new Set([i + 1, Math.floor((i + end) / 2)]);
+    for (const j of seconds) {
+      if (j <= i || j >= message.length) continue;
+      add('delta_split3', (th, tu) => messageTurn(th, tu, [message.slice(0, i), message.slice(i, j), message.slice(j)]));
+    }
+  }
+  add('message_final', (th, tu) => [
+    { type: 'turn_started', thread_id: th, turn_id: tu },
+    { message, thread_id: th, turn_id: tu, type: 'agent_message_final' },
+  ]);
+  add('result_final_message', (th, tu) => [
+    { final_message: message, run_id: 'run-1', status: 'completed', thread_id: th, trace_path: '', turn_id: tu, type: 'result' },
+  ]);
+  add('structured_result', (th, tu) => [
+    {
+      final_message: '{"ok":true}',
+      run_id: 'run-1',
+      status: 'completed',
+      structured_result: { credentials: { [`${id}_token`]: S }, rotated: true, summary: 'rotated one key' },
+      thread_id: th,
+      trace_path: '',
+      turn_id: tu,
+      type: 'result',
+    },
+  ]);
+  add('subagent_result', (th) => [
+    {
+      agent_id: `agent-${th}`,
+      agent_path: '',
+      agent_profile: 'general',
+      agent_type: 'task',
+      cache_creation_tokens: 0,
+      cache_read_tokens: 0,
+      description: 'find the key',
+      error: '',
+      input_tokens: 100,
+      output_tokens: 20,
+      parent_id: '',
+      result: message,
+      result_bytes: message.length,
+      result_path: '',
+      result_truncated: false,
+      status: 'completed',
+      task_name: 'find-key',
+      thread_id: th,
+      type: 'subagent_completed',
+    },
+  ]);
+  if (self && !/[\s/"]/.test(S)) {
+    add('file_path', (th, tu, it) => tool(th, tu, it, 'read_file', goJson({ path: `/tmp/cache/${S}/session.json` }), 'not found'));
+  }
+  add('url', (th, tu, it) =>
+    bash(
+      th,
+      tu,
+      it,
+      'tail -n 1 access.log',
+      self && !/[\s"]/.test(S)
+        ? `GET https://api.example.com/v1/hooks/${S}/status 200\n`
+        : `GET https://api.example.com/v1/items?${id}_token=${encodeURIComponent(S)}&page=2 200\n`,
+    ),
+  );
+  add('cli_flag', (th, tu, it) => bash(th, tu, it, `./deploy --${id}-token=${S} --verbose`, 'ok\n'));
+  add('cli_p', (th, tu, it) => bash(th, tu, it, `${id}-cli login -u admin -p ${S}`, 'Logged in.\n'));
+  add('yaml', (th, tu, it) => bash(th, tu, it, 'cat config.yml', `${id}:\n  region: us-east-1\n${id}_token: ${S}\n`));
+  add('toml', (th, tu, it) => bash(th, tu, it, 'cat config.toml', `[${id}]\napi_key = "${S}"\n`));
+  add('ini', (th, tu, it) => bash(th, tu, it, 'cat settings.ini', `[${id}]\n${id}Password = ${S}\n`));
+  add('json_output', (th, tu, it) =>
+    tool(th, tu, it, 'read_file', goJson({ path: 'secrets.json' }), goJson({ content: JSON.stringify({ [`${id}_secret`]: S, region: 'eu' }, null, 2), path: 'secrets.json' })),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Running and judging
+
+/** Runs events through a fresh redaction core; returns the output lines. */
+export function redactLines(lines: string[]): string[] {
+  const core = createRedact({ log: () => {} });
+  const out: Output[] = [];
+  const emit = (o: Output) => out.push(o);
+  lines.forEach((line, i) => core.push(new LineRecord(Buffer.from(line), 'corpus.jsonl', i + 1), emit));
+  core.endFile?.('corpus.jsonl', emit);
+  core.end?.(emit);
+  return out.map((o) => (typeof o === 'string' ? o.replace(/\n$/, '') : (o.raw ?? Buffer.from(JSON.stringify(o.event))).toString()));
+}
+
+/** Every string of a value (keys too), JSON-holding strings also decoded. */
+function strings(value: unknown, into: string[]): void {
+  if (typeof value === 'string') {
+    into.push(value);
+    if (/^\s*[[{]/.test(value)) {
+      try {
+        strings(JSON.parse(value), into);
+      } catch {
+        // not JSON
+      }
+    }
+    return;
+  }
+  if (Array.isArray(value)) for (const v of value) strings(v, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      into.push(k);
+      strings(v, into);
+    }
+  }
+}
+
+/** Decodes `\uXXXX` escapes however many backslashes precede them. */
+function unescapeLoose(text: string): string {
+  return text.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\+\//g, '/');
+}
+
+/** The texts of one scope: raw lines, decoded strings, and each delta stream concatenated. */
+function scopeTexts(lines: string[]): string[] {
+  const texts: string[] = [];
+  const streams = new Map<string, string>();
+  for (const line of lines) {
+    texts.push(line, unescapeLoose(line));
+    let event: Record<string, unknown>;
+    try {
+      event = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const all: string[] = [];
+    strings(event, all);
+    texts.push(...all);
+    if (typeof event.type === 'string' && event.type.endsWith('_delta') && typeof event.delta === 'string') {
+      const key = `${event.type}/${String(event.item_id ?? '')}`;
+      streams.set(key, (streams.get(key) ?? '') + event.delta);
+    }
+  }
+  for (const text of streams.values()) texts.push(text, unescapeLoose(text));
+  return texts;
+}
+
+export interface PlantingResult {
+  entry: CorpusSecret;
+  position: Position;
+  caught: boolean;
+  /** For split positions: how many cuts, and how many leaked. */
+  cuts: number;
+  leakedCuts: number;
+  /** The first leaked window, for the report. */
+  leak?: string;
+}
+
+export interface Measure {
+  results: PlantingResult[];
+  excluded: Array<{ entry: CorpusSecret; reason: string }>;
+  events: number;
+}
+
+/** Plants every secret, redacts, judges. */
+export function measure(secrets: CorpusSecret[]): Measure {
+  counter = 0;
+  const results: PlantingResult[] = [];
+  const excluded: Measure['excluded'] = [];
+  let events = 0;
+  for (const entry of secrets) {
+    const not = NOT_SECRETS.find((n) => n.match(entry));
+    if (not) {
+      excluded.push({ entry, reason: not.reason });
+      continue;
+    }
+    const list = plantings(entry);
+    const input: string[] = [];
+    for (const p of list) for (const e of p.events) input.push(goJson(e));
+    events += input.length;
+    const output = redactLines(input);
+    const byThread = new Map<string, string[]>();
+    for (const line of output) {
+      const th = /"thread_id":"(th-\d+)"/.exec(line)?.[1] ?? '';
+      let group = byThread.get(th);
+      if (!group) byThread.set(th, (group = []));
+      group.push(line);
+    }
+    const windows = leakWindows(entry);
+    const byPosition = new Map<Position, PlantingResult>();
+    for (const p of list) {
+      const texts = scopeTexts(byThread.get(p.thread) ?? []);
+      const leak = windows.find((w) => texts.some((t) => t.includes(w)));
+      let r = byPosition.get(p.position);
+      if (!r) byPosition.set(p.position, (r = { entry, position: p.position, caught: true, cuts: 0, leakedCuts: 0 }));
+      r.cuts++;
+      if (leak !== undefined) {
+        r.leakedCuts++;
+        r.caught = false;
+        r.leak ??= leak;
+      }
+    }
+    results.push(...byPosition.values());
+  }
+  return { results, excluded, events };
+}
+
+export interface Summary {
+  secrets: number;
+  providers: number;
+  plantings: number;
+  caught: number;
+  recall: number;
+  selfPlantings: number;
+  selfCaught: number;
+  splitCuts: number;
+  splitLeaked: number;
+  selfSplitCuts: number;
+  selfSplitLeaked: number;
+  perPosition: Record<string, { plantings: number; caught: number }>;
+  perProvider: Record<string, { plantings: number; caught: number }>;
+}
+
+export function summarize(m: Measure): Summary {
+  const secrets = new Set(m.results.map((r) => r.entry.secret));
+  const providers = new Set(m.results.map((r) => r.entry.provider));
+  const perPosition: Summary['perPosition'] = {};
+  const perProvider: Summary['perProvider'] = {};
+  let caught = 0;
+  let selfPlantings = 0;
+  let selfCaught = 0;
+  let splitCuts = 0;
+  let splitLeaked = 0;
+  let selfSplitCuts = 0;
+  let selfSplitLeaked = 0;
+  for (const r of m.results) {
+    const self = isSelfPrefixed(r.entry.secret);
+    if (r.caught) caught++;
+    if (self) {
+      selfPlantings++;
+      if (r.caught) selfCaught++;
+    }
+    if (r.position.startsWith('delta_split')) {
+      splitCuts += r.cuts;
+      splitLeaked += r.leakedCuts;
+      if (self) {
+        selfSplitCuts += r.cuts;
+        selfSplitLeaked += r.leakedCuts;
+      }
+    }
+    const pp = (perPosition[r.position] ??= { plantings: 0, caught: 0 });
+    pp.plantings++;
+    if (r.caught) pp.caught++;
+    const pv = (perProvider[r.entry.provider] ??= { plantings: 0, caught: 0 });
+    pv.plantings++;
+    if (r.caught) pv.caught++;
+  }
+  return {
+    secrets: secrets.size,
+    providers: providers.size,
+    plantings: m.results.length,
+    caught,
+    recall: caught / m.results.length,
+    selfPlantings,
+    selfCaught,
+    splitCuts,
+    splitLeaked,
+    selfSplitCuts,
+    selfSplitLeaked,
+    perPosition,
+    perProvider,
+  };
+}
+
+/** A one-line key for a survivor, as listed in the known-gap table and MISSES.md. */
+export function survivorKey(r: PlantingResult): string {
+  return `${r.entry.provider} ${r.position} ${r.entry.secret.length > 48 ? `${r.entry.secret.slice(0, 45)}...` : r.entry.secret}`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const started = Date.now();
+  const m = measure(loadCorpus().secrets);
+  const s = summarize(m);
+  const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
+  console.log(
+    `${s.secrets} secrets, ${s.providers} providers, ${s.plantings} plantings (${m.events} events) in ${Date.now() - started} ms\n` +
+      `recall ${pct(s.caught, s.plantings)} (${s.caught}/${s.plantings}); self-prefixed ${pct(s.selfCaught, s.selfPlantings)} (${s.selfCaught}/${s.selfPlantings}); ` +
+      `split cuts leaked ${s.splitLeaked}/${s.splitCuts} (self-prefixed ${s.selfSplitLeaked}/${s.selfSplitCuts})`,
+  );
+  for (const [p, v] of Object.entries(s.perPosition)) console.log(`  ${p.padEnd(24)} ${pct(v.caught, v.plantings).padStart(8)} ${v.caught}/${v.plantings}`);
+  if (process.env.PROVIDERS) {
+    for (const [p, v] of Object.entries(s.perProvider).sort((a, b) => a[1].caught / a[1].plantings - b[1].caught / b[1].plantings)) {
+      if (v.caught < v.plantings) console.log(`  ${p.padEnd(44)} ${v.caught}/${v.plantings}`);
+    }
+  }
+  if (process.env.SURVIVORS) for (const r of m.results) if (!r.caught) console.log(`  MISS ${survivorKey(r)} leak=${JSON.stringify(r.leak)} cuts=${r.leakedCuts}/${r.cuts}`);
+}
