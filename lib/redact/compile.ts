@@ -8,7 +8,7 @@
 import { RE2JS } from 're2js';
 import { ByteMarkers, rawForm } from './byte-scan.js';
 import { analyzePattern, caseless, escapeRegex, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
-import { WORD_MARKERS } from './rules.js';
+import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 
 /** One match of a compiled rule, in UTF-16 indexes. */
 export interface Match {
@@ -30,6 +30,8 @@ export interface Compiled {
   kind: RuleKind | 'skip';
   /** How far before a marker a match may start. */
   reach: number;
+  /** Keep matches that look like settings (see RuleSpec.keepSettings). */
+  keepSettings?: boolean;
 }
 
 /** A partial pattern: whether a match of it starting at `at` runs to the end of the text. */
@@ -72,7 +74,7 @@ export interface Built {
 export const FALLBACK_HOLD = 256;
 
 /** Partials whose window exceeds the short one: the long anchors. */
-const LONG_ANCHORS = ['-----begin', 'eyj', 'bearer', 'basic'];
+const LONG_ANCHORS: ReadonlySet<string> = new Set(['-----begin', 'eyj', 'bearer', 'basic', ...SECRET_KEY_WORDS]);
 
 /**
  * Drops literals that contain another (the shorter one's presence is implied),
@@ -117,6 +119,7 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
     name: spec.name,
     kind: spec.kind,
     reach: spec.reach ?? 0,
+    keepSettings: spec.keepSettings === true,
     exec(text, at) {
       re.lastIndex = at;
       const m = re.exec(text);
@@ -268,7 +271,7 @@ export function buildRules(specs: readonly Spec[]): Built {
     const index = partials.length - 1;
     for (const anchor of anchors) {
       addDispatch(anchorDispatch, anchor, index);
-      (spec.builtin && LONG_ANCHORS.includes(anchor) ? longAnchors : shortAnchors).push(anchor);
+      (spec.builtin && LONG_ANCHORS.has(anchor) ? longAnchors : shortAnchors).push(anchor);
       for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, [...anchor.slice(0, k)].reverse().join(''), index);
     }
   }

@@ -14,6 +14,7 @@ import { DEFAULT_SALT, Placeholders } from './placeholders.js';
 import { caseless, escapeRegex, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
 import { isSharedHome, isUserName } from './users.js';
+import { isConfigValue } from './values.js';
 import { View } from './view.js';
 
 /** `\\uXXXX` or `\\/`: escapes that could spell a marker. */
@@ -252,6 +253,7 @@ export class Redactor {
       if (start < last) start = last;
       if (end <= start) return;
       let key = input.slice(start, end);
+      if (rule.keepSettings && isConfigValue(key)) return;
       if (rule.kind === 'home') {
         if (m.name !== undefined) {
           this.learnUser(m.name);

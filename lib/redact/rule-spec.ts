@@ -52,6 +52,13 @@ export interface RuleSpec {
   partialReach?: number;
   /** One line for the man page and --help. */
   description?: string;
+  /**
+   * The match (its `secret` group) is kept when it looks like a setting or a
+   * reference rather than a secret: a small number (`TOKEN_LIMIT=4000`), an
+   * env-var name (`api_key_env: OPENAI_API_KEY`), a known word
+   * (`token_type: Bearer`), a mask (`****`). For rules keyed by a name.
+   */
+  keepSettings?: boolean;
   /** What the match is; built-ins only. Default `secret`. */
   kind?: RuleKind;
 }
