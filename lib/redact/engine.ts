@@ -245,12 +245,24 @@ export class Redactor {
     if (built.markerTest !== undefined && !built.markerTest.test(input)) return [];
     const spans: Span[] = [];
     let last = from;
+    // Placeholders already in the text: no finding may cut into one (idempotence).
+    const guards: number[] = [];
+    if (input.includes('<')) {
+      const re = new RegExp(PLACEHOLDER_PATTERN, 'g');
+      for (let p: RegExpExecArray | null; (p = re.exec(input)) !== null; ) guards.push(p.index, p.index + p[0].length);
+    }
+    let guard = 0;
     const add = (m: Match, rule: Compiled) => {
       let start = m.start;
       let end = m.end;
       if (m.secret) [start, end] = m.secret;
       if (m.lead !== undefined) start = Math.min(start, m.lead);
       if (start < last) start = last;
+      while (guard < guards.length && guards[guard + 1]! <= start) guard += 2;
+      if (guard < guards.length) {
+        if (guards[guard]! <= start) return; // starts inside a placeholder
+        if (guards[guard]! < end) end = guards[guard]!; // stops before the next one
+      }
       if (end <= start) return;
       let key = input.slice(start, end);
       if (rule.keepSettings && isConfigValue(key)) return;
@@ -264,7 +276,8 @@ export class Redactor {
       hits.push(rule.name);
       last = end;
     };
-    this.scan(input, from, (m, rule) => {
+    // Matches may start in the context before `from` (a key there, its value after it).
+    this.scan(input, 0, (m, rule) => {
       if (rule.kind !== 'skip') add(m, rule);
       return true;
     });

@@ -25,7 +25,8 @@ import { FAMILIES, type WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
 import { topLevelString } from '../scan.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
-import { DELTA_TYPES, DeltaStreams, encodeDelta, streamKey, type Carry, type StreamIds } from './deltas.js';
+import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
+import { View } from './view.js';
 import { Redactor, type PathMode } from './engine.js';
 import { holdPoint } from './hold-back.js';
 import { type RuleSpec } from './rule-spec.js';
@@ -34,7 +35,7 @@ import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
 export { RuleError, parsePatternOption, parseRuleFile, type RuleSpec } from './rule-spec.js';
 export { DEFAULT_RULES } from './rules.js';
 export { DEFAULT_SALT } from './placeholders.js';
-export { MAX_HOLD, holdPoint } from './hold-back.js';
+export { holdPoint } from './hold-back.js';
 export { FALLBACK_HOLD } from './compile.js';
 export { Redactor, type PathMode } from './engine.js';
 export { JsonPathError };
@@ -92,15 +93,6 @@ export function createRedact(options: RedactOptions = {}): Core {
   const paths = (options.paths ?? []).map(preparePath);
   const check = options.check === true;
   const log = options.log ?? (() => {});
-  const streams = new DeltaStreams(engine);
-  const ruleCounts = new Map<string, number>();
-  const typeCounts = new Map<string, number>();
-  let events = 0;
-  let changedEvents = 0;
-  let findings = 0;
-  let last = { file: '-', line: 0 };
-  const shortcut = paths.length === 0;
-
   const record = (type: string, hits: readonly string[], where: { file: string; line: number }) => {
     if (hits.length === 0) return;
     findings += hits.length;
@@ -115,6 +107,14 @@ export function createRedact(options: RedactOptions = {}): Core {
       }
     }
   };
+  const streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), record, !check);
+  const ruleCounts = new Map<string, number>();
+  const typeCounts = new Map<string, number>();
+  let events = 0;
+  let changedEvents = 0;
+  let findings = 0;
+  let last = { file: '-', line: 0 };
+  const shortcut = paths.length === 0;
 
   const lineOut = (text: string, where: { file: string; line: number }): EventRecord => new LineRecord(Buffer.from(text), where.file, where.line);
 
@@ -169,28 +169,18 @@ export function createRedact(options: RedactOptions = {}): Core {
     record(rec.type, hits, rec);
     if (check) return;
     if (patches.length === 0 && !censored) {
-      emit(rec);
+      streams.out(streams.idle ? rec : lineOut(text, rec), emit);
       return;
     }
-    const out = applyPatches(text, patches, goStyle(rec.raw));
-    emit(lineOut(out, rec));
-  };
-
-  const release = (carry: Carry, emit: Emit, where: { file: string; line: number }) => {
-    const hits: string[] = [];
-    const text = streams.release(carry, hits);
-    record(carry.ids.type, hits, where);
-    if (!check) emit(lineOut(text, where));
+    streams.out(lineOut(applyPatches(text, patches, goStyle(rec.raw)), rec), emit);
   };
 
   const flushFor = (rec: EventRecord, emit: Emit) => {
-    if (streams.size === 0) return;
-    const thread = field(rec, 'thread_id');
-    const turn = field(rec, 'turn_id');
-    for (const carry of streams.endedBy(rec.type, thread, turn, (type) => streamKey(idsOf(rec, type)))) release(carry, emit, rec);
+    if (streams.idle) return;
+    streams.endedBy(rec.type, field(rec, 'thread_id'), field(rec, 'turn_id'), (type) => streamKey(idsOf(rec, type)), emit);
   };
 
-  /** A delta piece: the walk skips `delta`, the hold-back decides what of it goes out now. */
+  /** A delta piece: the walk skips `delta`, the stream logic decides when it goes out. */
   const pushDelta = (rec: EventRecord, emit: Emit): boolean => {
     const hits: string[] = [];
     const src = sourceOf(rec);
@@ -198,33 +188,29 @@ export function createRedact(options: RedactOptions = {}): Core {
     const patches = walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]));
     if (patches === undefined || literal === undefined) return false;
     const [ds, de] = literal;
-    const piece = JSON.parse(src.slice(ds, de)) as string;
-    const ids = idsOf(rec);
-    const key = streamKey(ids);
-    const previous = streams.get(key);
-    const offset = previous ? previous.left.length : 0;
-    const text = previous ? previous.left + previous.text + piece : piece;
-    const cut = Math.max(offset, holdPoint(engine, text));
+    const view = View.decode(src, ds + 1, de - 1);
+    if (view === undefined) return false;
     const go = goStyle(rec.raw);
-    let deltaOut: string | undefined; // undefined: the literal as it came, patched in place
-    if (previous === undefined && cut === text.length) {
-      if (!walkJson(src, ds, de, 0, { engine, hits }, patches)) return false;
-      patches.sort((a, b) => a.start - b.start);
-    } else {
-      deltaOut = encodeDelta(cut === offset ? '' : engine.text(text.slice(0, cut), hits, offset), go);
-    }
-    streams.delete(key);
     const before = applyRange(src, 0, ds, patches, go);
-    const middle = deltaOut ?? applyRange(src, ds, de, patches, go);
     const after = applyRange(src, de, src.length, patches, go);
-    if (cut < text.length) {
-      const evicted = streams.hold({ key, left: text.slice(Math.max(offset, cut - 96), cut), ids, text: text.slice(cut), before, after, go });
-      if (evicted) release(evicted, emit, rec);
-    }
-    record(rec.type, hits, rec);
-    if (check) return true;
-    if (patches.length === 0 && deltaOut === undefined) emit(rec);
-    else emit(lineOut(before + middle + after, rec));
+    const original = src.slice(ds, de);
+    let immediate = streams.idle; // written during this call: the record itself may go out
+    const where = { file: rec.file, line: rec.line };
+    streams.push(
+      streamKey(idsOf(rec)),
+      {
+        ids: idsOf(rec),
+        text: view.text,
+        literal: original,
+        go,
+        hits,
+        where,
+        inPlace: (spans) => applyRange(src, ds, de, spans.map((s) => ({ ...s, start: view.rawOf(s.start), end: view.rawOf(s.end) })), go),
+        finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
+      },
+      emit,
+    );
+    immediate = false;
     return true;
   };
 
@@ -235,7 +221,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       events++;
       last = { file: rec.file, line: rec.line };
       const type = rec.type;
-      if (shortcut && rec.raw !== undefined && !LEARN_TYPES.has(type) && !(streams.size > 0)) {
+      if (shortcut && rec.raw !== undefined && !LEARN_TYPES.has(type) && streams.idle) {
         if (!DELTA_TYPES.has(type)) {
           if (!engine.mayMatchRaw(rec.raw)) {
             if (!check) emit(rec);
@@ -269,13 +255,13 @@ export function createRedact(options: RedactOptions = {}): Core {
       const hits: string[] = [];
       const out = engine.text(text, hits);
       record('(invalid line)', hits, where ?? last);
-      if (!check) emit(`${out}\n`);
+      streams.out(`${out}\n`, emit);
     },
     endFile(_file, emit) {
-      for (const carry of streams.all()) release(carry, emit, last);
+      streams.releaseAll(emit);
     },
     end(emit) {
-      for (const carry of streams.all()) release(carry, emit, last);
+      streams.releaseAll(emit);
       if (!options.report) return;
       log(`report: ${findings} redaction${findings === 1 ? '' : 's'} in ${changedEvents} of ${events} events`);
       for (const [name, n] of [...ruleCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: rule ${name}: ${n}`);

@@ -242,14 +242,14 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'cli-password',
     description: 'user:password after -u/--user (curl -u user:pass)',
-    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"]{1,256}:${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>]{1,256}:${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
     markers: ['-u', '--user'],
     keepSettings: true,
   },
   {
     name: 'cli-password',
     description: 'the password after -u USER -p (mysql, docker login, ...)',
-    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"-][^\\s:'"]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?!-)${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>-][^\\s:'"<>]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?!-)${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
     markers: ['-u', '--user'],
     keepSettings: true,
   },
