@@ -55,42 +55,63 @@ interface Literal {
  */
 export class ByteMarkers {
   private readonly table: Array<Literal[] | undefined> = new Array<Literal[] | undefined>(256);
-  /** Bytes that start some literal, for a quick skip with indexOf when there is only one. */
-  private readonly firsts: number[] = [];
+  /** Folded byte pairs that begin some literal (a one-byte literal marks every pair it begins). */
+  private readonly pairs = new Uint8Array(65536);
 
   constructor(literals: readonly string[]) {
     for (const literal of literals) {
       const bytes = Buffer.from(literal, 'latin1');
       for (let i = 0; i < bytes.length; i++) bytes[i] = fold(bytes[i]!);
       const first = bytes[0]!;
-      if (this.table[first] === undefined) this.firsts.push(first);
       (this.table[first] ??= []).push({ bytes, word: WORD_MARKERS.has(literal) });
+      if (bytes.length === 1) for (let b = 0; b < 256; b++) this.pairs[(first << 8) | b] = 1;
+      else this.pairs[(first << 8) | bytes[1]!] = 1;
     }
+    // A backslash pair is checked for escapes.
+    this.pairs[(BACKSLASH << 8) | SLASH] = 1;
+    this.pairs[(BACKSLASH << 8) | LOWER_U] = 1;
   }
 
   /** Whether any literal or a doubtful escape occurs in `buf`. */
   test(buf: Buffer): boolean {
-    const table = this.table;
+    const pairs = this.pairs;
     const n = buf.length;
-    for (let i = 0; i < n; i++) {
-      const c = buf[i]!;
-      if (c === BACKSLASH && i + 1 < n) {
-        const next = buf[i + 1]!;
-        if (next === SLASH) return true;
-        // `\\u0073` is no escape here but becomes one in JSON nested in a string: no skipping.
-        if (next === LOWER_U && !goEscapeAt(buf, i + 2)) return true;
-      }
-      const list = table[fold(c)];
-      if (list === undefined) continue;
-      for (const { bytes: literal, word } of list) {
-        if (i + literal.length > n) continue;
-        let k = 1;
-        while (k < literal.length && fold(buf[i + k]!) === literal[k]) k++;
-        if (k < literal.length) continue;
-        const after = buf[i + k];
-        if (!word || after === undefined || after < 0x61 || after > 0x7a) return true;
-      }
+    if (n === 0) return false;
+    let prev = FOLD[buf[0]!]!;
+    for (let i = 1; i <= n; i++) {
+      const next = i < n ? FOLD[buf[i]!]! : 0;
+      const pair = (prev << 8) | next;
+      const at = i - 1;
+      prev = next;
+      if (pairs[pair] === 0) continue;
+      if (this.verify(buf, at)) return true;
+    }
+    return false;
+  }
+
+  private verify(buf: Buffer, i: number): boolean {
+    const n = buf.length;
+    const c = FOLD[buf[i]!]!;
+    if (c === BACKSLASH && i + 1 < n) {
+      const next = buf[i + 1]!;
+      if (next === SLASH) return true;
+      // `\\u0073` is no escape here but becomes one in JSON nested in a string: no skipping.
+      if (next === LOWER_U && !goEscapeAt(buf, i + 2)) return true;
+    }
+    const list = this.table[c];
+    if (list === undefined) return false;
+    for (const { bytes: literal, word } of list) {
+      if (i + literal.length > n) continue;
+      let k = 1;
+      while (k < literal.length && FOLD[buf[i + k]!] === literal[k]) k++;
+      if (k < literal.length) continue;
+      const after = buf[i + k];
+      if (!word || after === undefined || after < 0x61 || after > 0x7a) return true;
     }
     return false;
   }
 }
+
+/** ASCII case folding as a table. */
+const FOLD = new Uint8Array(256);
+for (let b = 0; b < 256; b++) FOLD[b] = fold(b);

@@ -189,7 +189,18 @@ function compileRule(spec: Spec, sticky: boolean): Compiled {
   return compiled;
 }
 
+const partialCache = new Map<string, CompiledPartial>();
+
 function nativePartial(spec: Spec): CompiledPartial {
+  const key = `${spec.partialReach ?? 0}\u0000${spec.flags ?? ''}\u0000${spec.partial}`;
+  const cached = partialCache.get(key);
+  if (cached) return cached;
+  const made = nativePartialFresh(spec);
+  if (spec.kind !== 'workspace' && spec.kind !== 'user') partialCache.set(key, made);
+  return made;
+}
+
+function nativePartialFresh(spec: Spec): CompiledPartial {
   const re = new RegExp(`(?:${spec.partial})$`, `y${spec.flags ?? ''}`);
   return {
     reach: spec.partialReach ?? 0,
@@ -271,7 +282,7 @@ export function buildRules(specs: readonly Spec[]): Built {
     const index = partials.length - 1;
     for (const anchor of anchors) {
       addDispatch(anchorDispatch, anchor, index);
-      (spec.builtin && LONG_ANCHORS.has(anchor) ? longAnchors : shortAnchors).push(anchor);
+      (!spec.builtin || LONG_ANCHORS.has(anchor) ? longAnchors : shortAnchors).push(anchor);
       for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, [...anchor.slice(0, k)].reverse().join(''), index);
     }
   }

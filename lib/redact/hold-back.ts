@@ -39,7 +39,7 @@ export function holdPoint(engine: Redactor, text: string): number {
   }
   // Whole anchors within reach of the end.
   const search = (re: RegExp | undefined, window: number) => {
-    if (re === undefined) return;
+    if (re === undefined || window <= 0) return;
     re.lastIndex = Math.max(0, len - window);
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) {
@@ -50,7 +50,10 @@ export function holdPoint(engine: Redactor, text: string): number {
       re.lastIndex = at + 1;
     }
   };
-  search(built.shortAnchors, SHORT_WINDOW);
+  // Short partials never span a line break (their classes exclude \n): only
+  // the last line can hold their start. Long ones (PEM blocks) can.
+  const lastBreak = text.lastIndexOf('\n');
+  search(built.shortAnchors, Math.min(SHORT_WINDOW, len - lastBreak - 1));
   search(built.longAnchors, MAX_WINDOW);
   attempts.sort((a, b) => a - b);
   for (const attempt of attempts) {

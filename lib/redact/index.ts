@@ -29,6 +29,7 @@ import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.j
 import { View } from './view.js';
 import { Redactor, type PathMode } from './engine.js';
 import { holdPoint } from './hold-back.js';
+import { redactOversize } from './oversize.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
 
@@ -256,6 +257,12 @@ export function createRedact(options: RedactOptions = {}): Core {
       const out = engine.text(text, hits);
       record('(invalid line)', hits, where ?? last);
       streams.out(`${out}\n`, emit);
+    },
+    oversize: (where, emit) => {
+      events++;
+      // Order: whatever waits behind held delta pieces goes out first.
+      streams.releaseAll(emit);
+      return redactOversize(engine, emit, where, record, !check);
     },
     endFile(_file, emit) {
       streams.releaseAll(emit);

@@ -37,7 +37,10 @@ export interface RuleSpec {
   /**
    * Regex source that matches, at the END of a delta piece, a suffix that
    * could begin a match continued by the next piece. Without it a rule is
-   * covered by holding back a fixed tail of every piece.
+   * covered by holding back a fixed tail of every piece. A built-in partial
+   * must not match a line break unless its anchors are long ones
+   * (compile.ts: private keys, JWTs, key words): only the last line of a
+   * piece is searched for the others.
    */
   partial?: string;
   /**

@@ -40,8 +40,18 @@ const PLACEHOLDERS = new RegExp(PLACEHOLDER_PATTERN, 'g');
 
 /** Whether an object key names a secret (a placeholder inside it does not count). */
 export function namesSecret(key: string): boolean {
-  return SECRET_KEY_NAME.test(key.includes('<') ? key.replace(PLACEHOLDERS, ' ') : key);
+  const known = keyCache.get(key);
+  if (known !== undefined) return known;
+  const names = SECRET_KEY_NAME.test(key.includes('<') ? key.replace(PLACEHOLDERS, ' ') : key);
+  if (key.length <= 64) {
+    if (keyCache.size >= 4096) keyCache.clear();
+    keyCache.set(key, names);
+  }
+  return names;
 }
+
+/** Keys repeat across events: their verdicts are kept (bounded). */
+const keyCache = new Map<string, boolean>();
 
 /** Whether a string's text looks like a JSON object, array or string (worth a walk). */
 export function looksLikeJson(text: string): boolean {
