@@ -226,3 +226,25 @@ t.test('clean streams full of look-alikes are not changed at all', async (t) => 
   const out = redactLines(lines);
   t.same(out.lines, lines);
 });
+
+t.test('a line beyond --max-line-bytes is redacted in a streaming pass, not dropped', async (t) => {
+  const message = 'password=hunter22 sk-proj-abc123def456ghi789jkl012mno345 /home/margarethe/x é\n'.repeat(12_000);
+  const big = `{"type":"agent_message_final","thread_id":"th","message":${JSON.stringify(message)},"n":123456789012345678901,"api_token":"abc123xyz789","x":[1.50,true,null]}`;
+  const before = ev({ type: 'turn_started', thread_id: 'th', turn_id: 'tu' });
+  const after = ev({ type: 'turn_completed', thread_id: 'th', turn_id: 'tu' });
+  const r = await bin(['--max-line-bytes', '64K'], `${before}\n${big}\n${after}\n`);
+  t.equal(r.code, 0);
+  t.equal(r.stderr, '');
+  const lines = r.stdout.split('\n');
+  t.equal(lines.length, 4, 'three lines and the final newline');
+  t.equal(lines[0], before, 'the line before is untouched');
+  t.equal(lines[2], after, 'the line after comes after it, untouched');
+  const event = JSON.parse(lines[1]!) as { message: string; api_token: string };
+  t.equal(event.message, 'password=<secret:key-value> <secret:openai-key> ~/x é\n'.repeat(12_000));
+  t.equal(event.api_token, '<secret:key-value>', 'a value under a secret key');
+  t.match(lines[1]!, /"n":123456789012345678901,/, 'numbers are written as they came');
+  t.match(lines[1]!, /\[1\.50,true,null\]/);
+  const bad = await bin(['--max-line-bytes', '1K'], `{"type":"x","a":"${'y'.repeat(5000)}`);
+  t.equal(bad.code, 1, 'a cut oversize line is bad data');
+  t.match(bad.stderr, /not valid JSON/);
+});

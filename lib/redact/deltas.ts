@@ -101,7 +101,7 @@ interface Entry {
 }
 
 /** Counts findings: the core's report and check. */
-export type Recorder = (type: string, hits: readonly string[], where: Where) => void;
+export type Recorder = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: Where) => void;
 
 /** Every open delta stream's held piece, and the events waiting behind them. */
 export class DeltaStreams {

@@ -24,6 +24,7 @@ import { coreStream, type Core, type Emit } from '../core.js';
 import { FAMILIES, type WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
 import { topLevelString } from '../scan.js';
+import { escapeControls } from '../text.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
 import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
 import { View } from './view.js';
@@ -68,6 +69,13 @@ export interface RedactOptions {
 /** The events that announce a workspace (and a home) to learn: session_configured and thread_*. */
 const LEARN_TYPES: ReadonlySet<string> = new Set(FAMILIES.session);
 
+/** Findings per rule name, in order of first appearance. */
+function countNames(hits: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const name of hits) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return counts;
+}
+
 /** Whether a raw line was written with Go's HTML escaping (no literal `<`, `>`, `&`). */
 function goStyle(raw: Buffer | undefined): boolean {
   return raw === undefined || (raw.indexOf(0x3c) < 0 && raw.indexOf(0x3e) < 0 && raw.indexOf(0x26) < 0);
@@ -94,18 +102,15 @@ export function createRedact(options: RedactOptions = {}): Core {
   const paths = (options.paths ?? []).map(preparePath);
   const check = options.check === true;
   const log = options.log ?? (() => {});
-  const record = (type: string, hits: readonly string[], where: { file: string; line: number }) => {
-    if (hits.length === 0) return;
-    findings += hits.length;
+  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }) => {
+    const counts = Array.isArray(hits) ? countNames(hits as readonly string[]) : (hits as ReadonlyMap<string, number>);
+    if (counts.size === 0) return;
     changedEvents++;
-    typeCounts.set(type, (typeCounts.get(type) ?? 0) + hits.length);
-    const seen = new Set<string>();
-    for (const name of hits) {
-      ruleCounts.set(name, (ruleCounts.get(name) ?? 0) + 1);
-      if (check && !seen.has(name)) {
-        seen.add(name);
-        log(`${where.file}:${where.line}: ${name}`);
-      }
+    for (const [name, n] of counts) {
+      findings += n;
+      typeCounts.set(type, (typeCounts.get(type) ?? 0) + n);
+      ruleCounts.set(name, (ruleCounts.get(name) ?? 0) + n);
+      if (check) log(`${escapeControls(where.file)}:${where.line}: ${name}`);
     }
   };
   const streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), record, !check);
@@ -272,7 +277,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       if (!options.report) return;
       log(`report: ${findings} redaction${findings === 1 ? '' : 's'} in ${changedEvents} of ${events} events`);
       for (const [name, n] of [...ruleCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: rule ${name}: ${n}`);
-      for (const [type, n] of [...typeCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: type ${type}: ${n}`);
+      for (const [type, n] of [...typeCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: type ${escapeControls(type)}: ${n}`);
     },
     status: () => (check && findings > 0 ? 1 : 0),
   };

@@ -17,7 +17,7 @@ import { namesSecret } from './walk.js';
 import { isConfigValue } from './values.js';
 
 /** Text of one string redacted at a time, in characters. */
-const SLICE = 1024 * 1024;
+const SLICE = 256 * 1024;
 /** Original text kept before a slice as context for lookbehinds. */
 const CONTEXT = 96;
 /** Keys are judged whole up to this size. */
@@ -69,7 +69,7 @@ export function redactOversize(
   engine: Redactor,
   emit: Emit,
   where: Where,
-  record: (type: string, hits: readonly string[], where: Where) => void,
+  record: (type: string, hits: ReadonlyMap<string, number>, where: Where) => void,
   write: boolean,
 ): OversizeLine {
   let source: TokenSource | undefined;
@@ -77,6 +77,7 @@ export function redactOversize(
   let none: symbol | undefined;
   let failed: string | undefined;
   const hits: string[] = [];
+  const counts = new Map<string, number>();
   let type = '(oversize line)';
   let depth = 0;
   // Per open object: the current key.
@@ -203,6 +204,8 @@ export function redactOversize(
     }
     if (out.length > 0 && write) emit(out.join(''));
     out.length = 0;
+    for (const name of hits) counts.set(name, (counts.get(name) ?? 0) + 1);
+    hits.length = 0;
   };
 
   return {
@@ -210,7 +213,7 @@ export function redactOversize(
     async end() {
       await run(END);
       if (failed === undefined && depth !== 0) failed = 'the line ends inside a value';
-      record(type, hits, where);
+      record(type, counts, where);
       if (write) emit('\n');
       return failed === undefined ? undefined : `not valid JSON (${failed}); the redacted part before the error was written`;
     },
