@@ -93,7 +93,7 @@ export const SELF_PREFIXES: readonly RegExp[] = [
   /^ya29\./,
   /^ATATT/,
   /^NR(?:AK|JS|II)-/,
-  /^(?:key|pubkey)-[0-9a-f]{32}$/,
+  /^(?:key|pubkey)-(?=[0-9a-f]{32}$)/,
   /^xkeysib-/,
   /^rubygems_/,
   /^shippo_(?:live|test)_/,
@@ -112,7 +112,7 @@ export const SELF_PREFIXES: readonly RegExp[] = [
   /^duffel_(?:test|live)_/,
   /^fio-u-/,
   /^sha256~/,
-  /^API-[A-Z0-9]{26}$/,
+  /^API-(?=[A-Z0-9]{26}$)/,
   /^access-(?:sandbox|development|production)-/,
   /^v1\.0-[0-9a-f]{24}-/,
   /^sk\.[a-z0-9]|^pk\.[a-z0-9]{20}/,
@@ -170,7 +170,8 @@ export function sensitivePart(entry: CorpusSecret): string {
     const key = /"private_key"\s*:\s*"([^"]+)"/.exec(s);
     if (key) return key[1]!;
   }
-  return s.slice(publicPrefix(s).length);
+  const rest = s.slice(publicPrefix(s).length);
+  return rest === '' ? s : rest;
 }
 
 /** Windows of the sensitive part: any one of them in the output is a leak. */
@@ -326,7 +327,7 @@ export function plantings(entry: CorpusSecret): Planting[] {
   for (const i of cuts(message, S)) add('delta_split2', (th, tu) => messageTurn(th, tu, [message.slice(0, i), message.slice(i)]));
   for (const i of cuts(message, S)) {
     const end = message.indexOf(S) + S.length;
-    const seconds = new Set([i + 1, Math.floor((i + end) / 2)]);
+    const seconds = new Set([Math.floor((i + end) / 2)]);
     for (const j of seconds) {
       if (j <= i || j >= message.length) continue;
       add('delta_split3', (th, tu) => messageTurn(th, tu, [message.slice(0, i), message.slice(i, j), message.slice(j)]));
