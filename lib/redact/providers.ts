@@ -136,7 +136,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     pattern: `hooks\\.slack\\.com/(?:services|workflows|triggers)/(?<secret>[A-Za-z0-9_/+-]{8,255})`,
     markers: ['hooks.slack.com/'],
     partialAnchors: ['hooks.'],
-    partial: `hooks\\.(?:${prefixPattern(['slack.com/'])}|slack\\.com/(?:${prefixPattern(['services/', 'workflows/', 'triggers/'])}|(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{0,255}))`,
+    partial: `(?:${prefixPattern(['hooks.'])}|hooks\\.(?:${prefixPattern(['slack.com/'])}|slack\\.com/(?:${prefixPattern(['services/', 'workflows/', 'triggers/'])}|(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{0,255})))`,
   },
   {
     name: 'teams-webhook',
@@ -144,7 +144,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     pattern: `\\.webhook\\.office\\.com/webhookb2/(?<secret>[A-Za-z0-9@/_.-]{20,512})`,
     markers: ['.webhook.office.com/'],
     partialAnchors: ['.webhook.'],
-    partial: `\\.webhook\\.(?:${prefixPattern(['office.com/webhookb2/'])}|office\\.com/webhookb2/[A-Za-z0-9@/_.-]{0,512})`,
+    partial: `(?:${prefixPattern(['.webhook.'])}|\\.webhook\\.(?:${prefixPattern(['office.com/webhookb2/'])}|office\\.com/webhookb2/[A-Za-z0-9@/_.-]{0,512}))`,
   },
   {
     name: 'discord-webhook',
@@ -554,6 +554,13 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     markers: ['sk_live_', 'rk_live_', 'pk_live_', 'sk_test_', 'rk_test_', 'pk_test_', 'sk_prod_', 'rk_prod_', 'pk_prod_', 'whsec_'],
     partial: `${EDGE}(?:[srp](?:k(?:_(?:${prefixPattern(['live', 'test', 'prod'])})?)?)?|${prefixPattern(['whsec_'])}|[srp]k_(?:live|test|prod)_[0-9A-Za-z]{0,247}|whsec_[A-Za-z0-9+/=]{0,128})`,
   },
+  {
+    name: 'freemius-key',
+    description: 'Freemius secret keys (sk_ + 29 printable characters, mixed case with a digit)',
+    pattern: `${EDGE}sk_(?=[!-~]{0,28}[0-9])(?=[!-~]{0,28}[A-Z])[A-Za-z0-9!#$%&*+=?@^~.:-]{29}(?![A-Za-z0-9!#$%&*+=?@^~-])`,
+    markers: ['sk_'],
+    partial: `${EDGE}(?:${prefixPattern(['sk_'])}|sk_[A-Za-z0-9!#$%&*+=?@^~.:-]{0,29})`,
+  },
   token('shopify-token', {
     description: 'Shopify tokens (shpss_, shpat_, shpca_, shppa_)',
     prefixes: ['shpss_', 'shpat_', 'shpca_', 'shppa_'],
@@ -718,11 +725,13 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     max: 1024,
   }),
   token('twitter-bearer-token', {
-    description: 'Twitter / X app bearer tokens (AAAAAAAAAAAAAAAAAAAAA...)',
-    prefixes: ['AAAAAAAAAAAAAAAAAAAAA'],
-    body: `[A-Za-z0-9%]{30,200}`,
+    description: 'Twitter / X app bearer tokens (21 or more A, then base62 and %-escapes)',
+    // The marker is 16 A of the 21: a piece's end is checked for a cut anchor
+    // over its last 16 characters only.
+    prefixes: ['AAAAAAAAAAAAAAAA'],
+    body: 'AAAAA[A-Za-z0-9%]{30,200}',
     alphabet: 'A-Za-z0-9%',
-    max: 200,
+    max: 205,
   }),
   token('jwt', {
     description: 'base64-wrapped JSON Web Tokens (ZXlK...: "eyJ" encoded again)',
