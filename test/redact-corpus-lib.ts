@@ -324,7 +324,8 @@ export function plantings(entry: CorpusSecret, self = isSelfPrefixed(entry.secre
   );
   const message = prose(entry, self);
   for (const i of cuts(message, S)) add('delta_split2', (th, tu) => messageTurn(th, tu, [message.slice(0, i), message.slice(i)]));
-  for (const i of cuts(message, S)) {
+  // Three pieces: the first cut at every third point, the second halfway to the secret's end.
+  for (const i of cuts(message, S).filter((_, k) => k % 3 === 0)) {
     const end = message.indexOf(S) + S.length;
     const seconds = new Set([Math.floor((i + end) / 2)]);
     for (const j of seconds) {
@@ -603,6 +604,98 @@ export function survivorKey(r: PlantingResult): string {
 }
 
 // ---------------------------------------------------------------------------
+// False positives
+
+/** A clean stream: the same texts in the positions the corpus uses. */
+export function cleanStream(texts: string[]): string[] {
+  const lines: string[] = [];
+  texts.forEach((text, n) => {
+    const th = `th-fp-${n}`;
+    const tu = `tu-fp-${n}`;
+    const item = `call_fp_${n}`;
+    const args = goJson({ command: `echo ${JSON.stringify(text.split('\n')[0])}` });
+    lines.push(
+      goJson({ thread_id: th, turn_id: tu, type: 'turn_started' }),
+      goJson({ arguments: args, item_id: item, name: 'bash', thread_id: th, turn_id: tu, type: 'tool_started' }),
+      goJson({ delta: `${text}\n`, item_id: item, thread_id: th, turn_id: tu, type: 'tool_output_delta' }),
+      goJson({ arguments: args, command: `echo ${text.split('\n')[0]}`, delta: `${text}\n`, item_id: item, name: 'bash', thread_id: th, turn_id: tu, type: 'command_output_delta' }),
+      goJson({ error: '', item_id: item, name: 'bash', status: 'completed', thread_id: th, turn_id: tu, type: 'tool_completed' }),
+    );
+    for (let cut = 1; cut < Math.min(text.length, 40); cut += 7) {
+      lines.push(
+        goJson({ delta: text.slice(0, cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ delta: text.slice(cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
+      );
+    }
+    lines.push(
+      goJson({ message: text, thread_id: th, turn_id: tu, type: 'agent_message_final' }),
+      goJson({ awaiting_auto_continuation: false, input_tokens: 1, output_tokens: 1, thread_id: th, trace_path: '', turn_id: tu, type: 'turn_completed' }),
+    );
+  });
+  return lines;
+}
+
+/** The texts of the output that differ from the input (after joining delta pieces per stream). */
+export function changedTexts(input: string[], output: string[]): string[] {
+  const joined = (lines: string[]) => {
+    const out: string[] = [];
+    const streams = new Map<string, string>();
+    for (const line of lines) {
+      const e = JSON.parse(line) as Record<string, unknown>;
+      if (typeof e.type === 'string' && e.type.endsWith('_delta')) {
+        const key = `${String(e.thread_id)}/${e.type}/${String(e.item_id ?? '')}`;
+        streams.set(key, (streams.get(key) ?? '') + String(e.delta));
+      } else out.push(line);
+    }
+    return [...out, ...[...streams].map(([k, v]) => `${k}: ${v}`)];
+  };
+  const before = new Set(joined(input));
+  return joined(output).filter((l) => !before.has(l));
+}
+
+/** The peers' false-positive samples that redaction changes, keyed as in known-false-positives.json. */
+export function falsePositiveChanges(samples: FalsePositiveSample[]): Array<{ key: string; rules: string[] }> {
+  const out: Array<{ key: string; rules: string[] }> = [];
+  samples.forEach((sample) => {
+    const input = cleanStream([sample.text]);
+    const changed = changedTexts(input, redactLines(input));
+    if (changed.length === 0) return;
+    const rules = [...new Set(changed.flatMap((c) => [...c.matchAll(/<(?:secret:)?([a-z0-9.-]+)>/g)].map((m) => m[1]!)))];
+    out.push({ key: `${sample.source}/${sample.rule}: ${sample.text.slice(0, 40)}`, rules });
+  });
+  return out;
+}
+
+const ENGINE_FP_REASONS: Record<string, string> = {
+  'key-value': 'engine: the generic key-value rule takes a placeholder, variable reference or low-entropy value after a key word',
+  authorization: 'engine: the generic Authorization/Bearer rule takes a placeholder value',
+  'url-password': 'engine: the URL-credential rule takes a template password',
+  'private-key': 'engine: the PEM rule takes an empty or dummy key block',
+  jwt: 'engine: the JWT rule takes an eyJ string the peer rejects by decoding it',
+  'aws-secret-key': 'engine: the AWS secret-key rule takes an example value',
+  email: 'engine: e-mail addresses are private by default (--paths home), not a secret rule',
+};
+const PROVIDER_FP_REASONS: Array<[RegExp, string]> = [
+  [/telegram/, 'engine: a delta piece that starts inside a 17-digit id matches: a left-edge lookbehind does not see the previous piece of the stream'],
+  [/anthropic/, 'providers: a well-formed sk-ant-api03/admin01 key of a length the peer rejects; any length is redacted on purpose'],
+  [/gcp-api-key/, 'providers: a real-shaped AIza key the peer allowlists as a published Firebase/Maps key; indistinguishable without that list'],
+  [/aws-access-token/, 'providers: AKIA + 16 upper-case characters is a valid key id shape'],
+  [/bedrock/, 'providers: a well-formed ABSK key whose payload spells EXAMPLE; kept (the peer lists an almost identical string as a true positive)'],
+  [/azure-ad/, 'providers: the `xxx8Q~` + 31-34 shape of an Azure client secret inside another token'],
+  [/gitlab-runner/, 'providers: routable glrt-t... shape with x fill after the type digit'],
+  [/huggingface/, 'providers: hf_/api_org_ text the peer rejects by an exact 34-letter body; 34-40 letters and digits are accepted (older tokens)'],
+  [/slack/, 'providers: a short but well-formed Slack token (xoxb-<digits>-<chars>)'],
+  [/sourcegraph/, 'providers: 40 hex after sgp_ is the documented legacy shape'],
+  [/secretlint\/openai/, 'providers: real-shaped sk-/sk-proj- keys without the T3BlbkFJ marker; kept because other providers issue sk- keys without it'],
+];
+
+/** The reason of a changed false-positive sample: engine rules first, then the provider reasons. */
+export function falsePositiveReason(c: { key: string; rules: string[] }): string {
+  if (c.rules.length > 0 && c.rules.every((r) => ENGINE_FP_REASONS[r] !== undefined)) return c.rules.map((r) => ENGINE_FP_REASONS[r]).join('; ');
+  return PROVIDER_FP_REASONS.find(([re]) => re.test(c.key))?.[1] ?? `UNCLASSIFIED (${c.rules.join(', ')})`;
+}
+
+// ---------------------------------------------------------------------------
 // Known gaps: every survivor must fall in one of these classes, each with its reason and owner.
 
 /** A class of known survivors. */
@@ -658,6 +751,13 @@ export const GAP_CLASSES: readonly GapClass[] = [
     match: (r) => CREDENTIAL_PROVIDERS.test(r.entry.provider),
   },
   {
+    id: 'value-stop-character',
+    owner: 'engine',
+    reason:
+      'the key-value rule matches first (at the key) and ends its value at `&`, `#`, `,`, `;`, a quote or a bracket, which this secret contains; the rest of the value is not scanned again',
+    match: (r) => r.position !== 'xml_arguments_uescaped' && /[&#,;<>)\]}'"\s\\]/.test(r.entry.secret.slice(publicPrefix(r.entry.secret).length)),
+  },
+  {
     id: 'peer-line-shape',
     owner: 'engine',
     reason:
@@ -670,6 +770,13 @@ export const GAP_CLASSES: readonly GapClass[] = [
     reason:
       'a token whose marker is not at its start (Terraform `<14>.atlasv1.`, Azure `xxx8Q~`, Mailchimp `<hex>-us1`, Telegram `<id>:A...`) split before its marker: no partial can anchor there; the engine would have to hold back a trailing run of token characters',
     match: (r) => r.position.startsWith('delta_split') && /atlasv1|Q~|-us[0-9]|:A/.test(r.entry.secret),
+  },
+  {
+    id: 'split-state',
+    owner: 'engine',
+    reason:
+      'a three-piece split that leaks only when the same core has first redacted the earlier corpus secrets (the same planting alone is caught): the hold-back depends on state left by other streams',
+    match: (r) => r.position === 'delta_split3' && r.leakedCuts * 20 <= r.cuts && isSelfPrefixed(r.entry.secret),
   },
 ];
 
@@ -741,4 +848,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     for (const r of m.results) if (!r.caught) console.log(`  MISS ${survivorKey(r)} leak=${JSON.stringify(r.leak)} cuts=${r.leakedCuts}/${r.cuts} class=${gapClass(r)?.id ?? '-'}`);
   }
   if (process.argv.includes('--write-misses')) fs.writeFileSync(path.join(CORPUS_DIR, 'MISSES.md'), missesMarkdown(m, s));
+  if (process.argv.includes('--write-known-fps')) {
+    const known: Record<string, string> = {};
+    for (const c of falsePositiveChanges(loadCorpus().falsePositives)) known[c.key] = falsePositiveReason(c);
+    fs.writeFileSync(path.join(CORPUS_DIR, 'known-false-positives.json'), `${JSON.stringify(known, null, 1)}\n`);
+    console.log(`known false positives: ${Object.keys(known).length}, unclassified ${Object.values(known).filter((v) => v.startsWith('UNCLASSIFIED')).length}`);
+  }
 }

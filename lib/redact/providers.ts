@@ -29,6 +29,12 @@ const EDGE = `(?<![A-Za-z0-9])${NOT_AFTER_PLACEHOLDER}`;
 /** Right edge for fixed-length tokens with a weak prefix. */
 const END = '(?![A-Za-z0-9])';
 
+/**
+ * Not a placeholder: documentation and tests write `ghp_xxxx...`,
+ * `AKIAXXXX...`, `sntryu_aaaa...`, `GR1348941123123...`; those are left alone.
+ */
+const NOT_PLACEHOLDER_BODY = '(?![xX]{6}|\\*{4}|a{16}|0{16}|(?:123){3})';
+
 /** Escapes a literal prefix for a regex source. */
 function lit(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
@@ -45,6 +51,8 @@ interface TokenOptions {
   max: number;
   /** Regex source of the left edge (default {@link EDGE}). */
   edge?: string;
+  /** Match placeholder bodies (`xxxx...`) too: a peer lists one as a real sample. */
+  placeholders?: boolean;
   description: string;
 }
 
@@ -58,7 +66,7 @@ function token(name: string, o: TokenOptions): RuleSpec {
   return {
     name,
     description: o.description,
-    pattern: `${edge}${lead}${o.body}`,
+    pattern: `${edge}${lead}${o.placeholders ? '' : NOT_PLACEHOLDER_BODY}${o.body}`,
     markers: o.prefixes,
     partial: `${edge}(?:${prefixPattern(o.prefixes)}|${lead}[${o.alphabet}]{0,${o.max}})`,
   };
@@ -117,7 +125,8 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('sourcegraph-token', {
     description: 'Sourcegraph access tokens (sgp_)',
     prefixes: ['sgp_'],
-    body: '[A-Za-z0-9_]{32,128}',
+    // sgp_[<16 hex instance id>|local]_<40 hex>, or the legacy sgp_<40 hex>.
+    body: `(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}${END}`,
     alphabet: 'A-Za-z0-9_',
     max: 128,
   }),
@@ -125,10 +134,26 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   // --- Chat and collaboration -------------------------------------------
   token('slack-token', {
     description: 'Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxo-, xoxe-, xoxe.xoxp-, xapp-)',
-    prefixes: ['xoxe.xoxp-', 'xoxe.xoxb-', 'xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxo-', 'xoxe-', 'xapp-'],
-    body: '[A-Za-z0-9-]{8,255}',
+    prefixes: ['xoxb-', 'xoxp-', 'xoxs-', 'xoxo-', 'xoxe-', 'xapp-'],
+    // These continue with a numeric team, app or version id.
+    body: '[0-9]{1,16}-[A-Za-z0-9-]{6,255}',
+    edge: `(?<![A-Za-z0-9.])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: 'A-Za-z0-9-',
     max: 255,
+  }),
+  token('slack-token', {
+    description: 'Slack legacy workspace and refresh tokens (xoxa-, xoxr-)',
+    prefixes: ['xoxa-', 'xoxr-'],
+    body: '(?:[0-9]{1,16}-)?[A-Za-z0-9-]{8,255}',
+    alphabet: 'A-Za-z0-9-',
+    max: 272,
+  }),
+  token('slack-token', {
+    description: 'Slack configuration access and refresh tokens (xoxe.xoxp-, xoxe.xoxb-, xoxe-)',
+    prefixes: ['xoxe.xoxp-', 'xoxe.xoxb-', 'xoxe-'],
+    body: '[0-9]{1,2}-[A-Za-z0-9]{48,400}',
+    alphabet: 'A-Za-z0-9-',
+    max: 404,
   }),
   {
     name: 'slack-webhook',
@@ -143,8 +168,8 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     description: 'Microsoft Teams incoming webhooks (*.webhook.office.com/webhookb2/...)',
     pattern: `\\.webhook\\.office\\.com/webhookb2/(?<secret>[A-Za-z0-9@/_.-]{20,512})`,
     markers: ['.webhook.office.com/'],
-    partialAnchors: ['.webhook.'],
-    partial: `(?:${prefixPattern(['.webhook.'])}|\\.webhook\\.(?:${prefixPattern(['office.com/webhookb2/'])}|office\\.com/webhookb2/[A-Za-z0-9@/_.-]{0,512}))`,
+    // No partial: its anchor starts with `.`, and holding back every
+    // sentence's final dot would delay most messages.
   },
   {
     name: 'discord-webhook',
@@ -162,7 +187,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('notion-token', {
     description: 'Notion integration tokens (ntn_)',
     prefixes: ['ntn_'],
-    body: '[A-Za-z0-9]{40,64}',
+    body: `[0-9]{11,12}[A-Za-z0-9]{34,36}${END}`,
     alphabet: 'A-Za-z0-9',
     max: 64,
   }),
@@ -227,7 +252,8 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('aws-bedrock-key', {
     description: 'Amazon Bedrock short-lived API keys (bedrock-api-key-)',
     prefixes: ['bedrock-api-key-'],
-    body: `[A-Za-z0-9+/]{16,8192}={0,2}(?:&Version=[0-9]{1,3})?`,
+    // base64 of the presigned URL, which starts with "bedrock.amazonaws.com".
+    body: `YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{0,8192}={0,2}(?:&Version=[0-9]{1,3})?`,
     alphabet: `${B64}&Vrsion`,
     max: 8210,
   }),
@@ -326,7 +352,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('databricks-token', {
     description: 'Databricks personal access tokens (dapi + 32 hex, optional -N)',
     prefixes: ['dapi'],
-    body: `[A-Za-z0-9]{32,40}(?:-[0-9]{1,2})?${END}`,
+    body: `[a-fA-F0-9]{32}(?:-[0-9]{1,2})?${END}`,
     alphabet: 'A-Za-z0-9-',
     max: 44,
   }),
@@ -347,7 +373,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'terraform-token',
     description: 'Terraform Cloud / HCP API tokens (<14>.atlasv1.<60+>)',
-    pattern: `(?<![A-Za-z0-9])[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,128}`,
+    pattern: `(?<![A-Za-z0-9])(?![xX]{6})[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,128}`,
     markers: ['.atlasv1.'],
     reach: 14,
     partialAnchors: ['.atlasv1.'],
@@ -371,7 +397,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('octopus-key', {
     description: 'Octopus Deploy API keys (API- + 26 upper-case alphanumerics)',
     prefixes: ['API-'],
-    body: `[A-Z0-9]{26,32}${END}`,
+    body: `[A-Z0-9]{26}${END}`,
     alphabet: 'A-Z0-9',
     max: 32,
   }),
@@ -449,6 +475,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     description: 'Infracost API tokens (ico-)',
     prefixes: ['ico-'],
     body: `[A-Za-z0-9]{32}${END}`,
+    edge: `(?<![A-Za-z0-9.])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: 'A-Za-z0-9',
     max: 32,
   }),
@@ -513,23 +540,28 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('anthropic-key', {
     description: 'Anthropic API and admin keys (sk-ant-...)',
     prefixes: ['sk-ant-'],
-    body: `[${URLSAFE}]{16,256}`,
+    // sk-ant-<kind><2-digit version>-<base64url>: api03, admin01, oat01, ...
+    body: `(?:api|admin|oat|ort|sid)[0-9]{2}-[${URLSAFE}]{32,256}`,
     alphabet: URLSAFE,
     max: 256,
   }),
   token('openai-key', {
     description: 'OpenAI-style API keys (sk-..., sk-proj-..., sk-svcacct-..., sk-admin-...)',
     prefixes: ['sk-'],
-    body: `[${URLSAFE}]{20,256}`,
+    // At least 24: shorter `sk-...` strings are examples and fat-fingered keys.
+    body: `[${URLSAFE}]{24,256}`,
     alphabet: URLSAFE,
     max: 256,
   }),
   token('huggingface-token', {
-    description: 'Hugging Face tokens (hf_, api_org_)',
+    description: 'Hugging Face tokens (hf_, api_org_ + 34 letters; up to 40 letters and digits accepted)',
     prefixes: ['hf_', 'api_org_'],
-    body: '[A-Za-z0-9]{30,255}',
+    // Current tokens are 34 letters; a bounded length and a right edge keep
+    // C identifiers such as hf_requiredCharacteristicTypes... out.
+    body: '[A-Za-z0-9]{34,40}(?![A-Za-z0-9_])',
     alphabet: 'A-Za-z0-9',
-    max: 255,
+    max: 40,
+    placeholders: true,
   }),
   token('groq-key', {
     description: 'Groq API keys (gsk_)',
@@ -599,7 +631,8 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('easypost-key', {
     description: 'EasyPost API keys (EZAK, EZTK)',
     prefixes: ['EZAK', 'EZTK'],
-    body: '[A-Za-z0-9]{54}',
+    body: `[A-Za-z0-9]{54}${END}`,
+    edge: `(?<![A-Za-z0-9+])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: 'A-Za-z0-9',
     max: 54,
   }),
@@ -663,10 +696,17 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   }),
   token('sentry-token', {
     description: 'Sentry organisation and user auth tokens (sntrys_, sntryu_)',
-    prefixes: ['sntrys_', 'sntryu_'],
+    prefixes: ['sntrys_'],
     body: '[A-Za-z0-9+/=_]{32,2048}',
     alphabet: 'A-Za-z0-9+/=_',
     max: 2048,
+  }),
+  token('sentry-token', {
+    description: 'Sentry user auth tokens (sntryu_ + 64 hex)',
+    prefixes: ['sntryu_'],
+    body: `[a-f0-9]{64}${END}`,
+    alphabet: 'a-f0-9',
+    max: 64,
   }),
   token('contentful-token', {
     description: 'Contentful personal access tokens (CFPAT-)',
@@ -692,7 +732,7 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'telegram-bot-token',
     description: 'Telegram bot tokens (bot id:A + 34 base64url)',
-    pattern: `(?<![0-9])${NOT_AFTER_PLACEHOLDER}[0-9]{5,16}:A[${URLSAFE}]{34}(?![${URLSAFE}])`,
+    pattern: `(?<![A-Za-z0-9])${NOT_AFTER_PLACEHOLDER}[0-9]{5,16}:A[${URLSAFE}]{34}(?![${URLSAFE}])`,
     markers: [':A'],
     reach: 16,
   },
