@@ -88,10 +88,13 @@ async function main(): Promise<number> {
   console.log(`stream: ${path.relative(root, stream)} (${size.toFixed(0)} MB), node ${process.version}, ${(await jqVersion())}`);
   const loop = await measure([node, path.join(here, 'node-loop.js')], stream);
   console.log(`raw Node loop (JSON.parse+stringify per line): ${fmt(size / loop.seconds)} MB/s`);
+  const cases = await loadCases();
+  const regexLoop = cases.some((c) => c.maxTimeVsRegexLoop !== undefined) ? await measure([node, path.join(here, 'node-regex-loop.js')], stream) : undefined;
+  if (regexLoop) console.log(`one-regex Node walk loop (parse, walk, replace, stringify): ${fmt(size / regexLoop.seconds)} MB/s, peak ${regexLoop.rssMb.toFixed(0)} MB`);
   console.log('');
   console.log('case                           ours MB/s  jq MB/s  x jq   x node  peak MB  target');
   let failed = 0;
-  for (const c of await loadCases()) {
+  for (const c of cases) {
     const [tool, ...rest] = c.ours;
     const ours = await measure([node, bin(tool!), ...rest], stream);
     const jqInput = c.jqSampleMb === undefined ? stream : sampleOf(stream, c.jqSampleMb);
@@ -106,7 +109,15 @@ async function main(): Promise<number> {
     if (c.minRatioVsJq !== undefined && ratio < c.minRatioVsJq) misses.push(`<${c.minRatioVsJq}x jq`);
     if (c.maxRssMb !== undefined && ours.rssMb > c.maxRssMb) misses.push(`>${c.maxRssMb} MB`);
     if (!jq.ok) misses.push('jq failed');
-    const target = [c.minRatioVsJq ? `>=${c.minRatioVsJq}x jq` : '', c.maxRssMb ? `<${c.maxRssMb} MB` : ''].filter(Boolean).join(', ');
+    const vsRegex = regexLoop ? ours.seconds / regexLoop.seconds : undefined;
+    if (c.maxTimeVsRegexLoop !== undefined && vsRegex !== undefined && vsRegex > c.maxTimeVsRegexLoop) misses.push(`>${c.maxTimeVsRegexLoop}x regex-loop time`);
+    const target = [
+      c.minRatioVsJq ? `>=${c.minRatioVsJq}x jq` : '',
+      c.maxRssMb ? `<${c.maxRssMb} MB` : '',
+      c.maxTimeVsRegexLoop !== undefined && vsRegex !== undefined ? `time ${vsRegex.toFixed(2)}x regex-loop <=${c.maxTimeVsRegexLoop}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     const verdict = target === '' && misses.length === 0 ? '' : misses.length === 0 ? `ok (${target})` : `MISSED: ${misses.join(', ')}`;
     if (misses.length > 0) failed++;
     const sampled = c.jqSampleMb === undefined ? '' : ` (jq on a ${jqSize.toFixed(0)} MB sample)`;

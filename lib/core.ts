@@ -69,6 +69,18 @@ export interface Core {
   badLine?(bad: BadLine, emit: Emit): void;
   /** Exit status owed at the end (for example a failed check); 0 when fine. */
   status?(): number;
+  /**
+   * A line longer than --max-line-bytes, handed over as a stream of its bytes
+   * (in order, each piece once) instead of being dropped. Outputs go to `emit`
+   * as they come; `end` resolves to an error message when the line was bad.
+   */
+  oversize?(where: { file: string; line: number }, emit: Emit): OversizeLine;
+}
+
+/** One oversize line being streamed through {@link Core.oversize}. */
+export interface OversizeLine {
+  write(piece: Buffer): Promise<void>;
+  end(): Promise<string | undefined>;
 }
 
 /**

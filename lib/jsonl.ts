@@ -28,6 +28,18 @@ export interface Line {
   terminated: boolean;
   /** Set when the line exceeded the cap: its length, its bytes were dropped. */
   oversizeBytes?: number;
+  /** Set when an oversize line's bytes went to an {@link OversizeSink} instead. */
+  streamed?: boolean;
+}
+
+/** Receives the bytes of lines over the cap, when a splitter has one (instead of dropping them). */
+export interface OversizeSink {
+  /** Line `line` passed the cap; `held` are its bytes so far. */
+  start(line: number, held: Buffer[]): void;
+  /** More bytes of it (a view: copy to keep). */
+  data(piece: Buffer): void;
+  /** It ended. */
+  end(): void;
 }
 
 /** The bytes of a line (a view, not a copy). */
@@ -47,8 +59,12 @@ export class LineSplitter {
   private dropping = false;
   private lineNo = 0;
   private atStart = true;
+  private streaming = false;
 
-  constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+  constructor(
+    private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+    private readonly oversize?: OversizeSink,
+  ) {}
 
   /** Feeds one chunk; calls `onLine` for each line completed by it. */
   push(chunk: Buffer, onLine: (line: Line) => void): void {
@@ -74,7 +90,19 @@ export class LineSplitter {
 
   private hold(piece: Buffer): void {
     this.pendingBytes += piece.length;
+    if (this.streaming) {
+      this.oversize!.data(piece);
+      return;
+    }
     if (this.dropping) return;
+    if (this.pendingBytes > this.maxLineBytes && this.oversize) {
+      this.oversize.start(this.lineNo + 1, this.pending);
+      this.oversize.data(piece);
+      this.streaming = true;
+      this.dropping = true;
+      this.pending = [];
+      return;
+    }
     if (this.pendingBytes > this.maxLineBytes) {
       // Keep counting, stop holding: memory stays bounded whatever the line size.
       this.dropping = true;
@@ -89,8 +117,14 @@ export class LineSplitter {
     this.lineNo++;
     const total = this.pendingBytes + (end - start);
     if (this.dropping || total > this.maxLineBytes) {
+      const streamed = this.oversize !== undefined;
+      if (streamed) {
+        if (!this.streaming) this.oversize!.start(this.lineNo, this.pending);
+        if (end > start) this.oversize!.data(chunk.subarray(start, end));
+        this.oversize!.end();
+      }
       this.reset();
-      onLine({ source: EMPTY, start: 0, end: 0, line: this.lineNo, terminated, oversizeBytes: total });
+      onLine({ source: EMPTY, start: 0, end: 0, line: this.lineNo, terminated, oversizeBytes: total, streamed });
       return;
     }
     if (this.pending.length === 0) {
@@ -107,6 +141,7 @@ export class LineSplitter {
     this.pending = [];
     this.pendingBytes = 0;
     this.dropping = false;
+    this.streaming = false;
   }
 }
 

@@ -23,9 +23,9 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import minimist from 'minimist';
-import { parseNothing, type Core, type Emit } from './core.js';
+import { parseNothing, type Core, type Emit, type OversizeLine } from './core.js';
 import { looksLikeObject } from './scan.js';
-import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, OutputBatch, type Line, type Output } from './jsonl.js';
+import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, OutputBatch, lineBytes, type Line, type OversizeSink, type Output } from './jsonl.js';
 
 /** Exit statuses shared by every binary. */
 export const EXIT = Object.freeze({ OK: 0, BAD_DATA: 1, USAGE: 2, SIGINT: 130, SIGTERM: 143 });
@@ -503,8 +503,52 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       return true;
     };
 
+    // Lines over --max-line-bytes stream through core.oversize when the core
+    // has one; the lines after such a line wait for it (input order is kept).
+    const deferred: Array<() => Promise<void>> = [];
+    let oversizeFile = '-';
+    let oversizeLine: OversizeLine | undefined;
+    const oversizeSink: OversizeSink | undefined = core.oversize && {
+      start: (lineNo, held) => {
+        const copies = held.map((b) => Buffer.from(b));
+        deferred.push(async () => {
+          oversizeLine = core.oversize!({ file: oversizeFile, line: lineNo }, emit);
+          for (const piece of copies) await oversizeLine.write(piece);
+        });
+      },
+      data: (piece) => {
+        const copy = Buffer.from(piece);
+        deferred.push(async () => {
+          await oversizeLine!.write(copy);
+          await flush();
+        });
+      },
+      end: () => {
+        const file = oversizeFile;
+        deferred.push(async () => {
+          const error = await oversizeLine!.end();
+          oversizeLine = undefined;
+          if (error !== undefined) warn(`${file}: ${error}`);
+          if (error !== undefined) state.badLines++;
+        });
+      },
+    };
+    const drain = async () => {
+      for (let op = deferred.shift(); op !== undefined && !state.stopped; op = deferred.shift()) await op();
+      deferred.length = 0;
+    };
+
     const handleLine = (file: string) => (line: Line) => {
-      if (state.stopped) return;
+      if (state.stopped || line.streamed) return;
+      if (deferred.length > 0) {
+        const copy: Line = { ...line, source: Buffer.from(lineBytes(line)), start: 0 };
+        copy.end = copy.source.length;
+        deferred.push(async () => handleLineNow(file, copy));
+        return;
+      }
+      handleLineNow(file, line);
+    };
+    const handleLineNow = (file: string, line: Line) => {
       readLine(file, line, {
         maxLineBytes,
         needsParse,
@@ -521,18 +565,22 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       });
     };
 
-    let splitter = new LineSplitter(maxLineBytes);
+    let splitter = new LineSplitter(maxLineBytes, oversizeSink);
     await readInputs(
       inputs,
       async (chunk, file) => {
+        oversizeFile = file;
         splitter.push(chunk, handleLine(file));
+        await drain();
         await flush();
       },
       () => {
-        splitter = new LineSplitter(maxLineBytes);
+        splitter = new LineSplitter(maxLineBytes, oversizeSink);
       },
       async (file) => {
+        oversizeFile = file;
         splitter.end(handleLine(file));
+        await drain();
         if (!state.stopped || state.signal !== undefined) core.endFile?.(file, emit);
         await flush();
       },

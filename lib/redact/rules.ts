@@ -37,6 +37,7 @@ export const SECRET_KEY_WORDS: readonly string[] = Object.freeze([
   'authentication',
   'credential',
   'credentials',
+  'creds',
 ]);
 
 
@@ -50,11 +51,24 @@ const KEY_MARKERS = [...SECRET_KEY_WORDS];
 const NAME_BOUNDARY = `(?:(?<![A-Za-z])${NOT_AFTER_PLACEHOLDER}|(?<=[a-z])(?=[A-Z]))`;
 const KEY_WORD = `(?:${[...SECRET_KEY_WORDS].sort((a, b) => b.length - a.length).map(caseless).join('|')})`;
 const KEY_SUFFIX = '(?:[A-Z0-9_.-][A-Za-z0-9_.-]{0,32})?';
-const KEY_SEPARATOR = '(?:\\\\?["\'])?[ \\t]{0,4}(?::=|=>|[:=])[ \\t]{0,4}';
+/**
+ * Between a key and its value: a closing quote or bracket (`os.environ["X"] =`),
+ * any run of blanks, an optional declared type (`var x string =`,
+ * `const x: string =`), and an assignment operator of any common language
+ * (`=`, `:`, `:=`, `::=`, `?=`, `.=`, `+=`, `=>`, `||=`, `??=`, `<-`).
+ */
+const KEY_SEPARATOR =
+  '(?:\\\\?["\'`]\\]?)?[ \\t]{0,64}' +
+  '(?:(?::[ \\t]{0,4})?[A-Za-z_][A-Za-z0-9_.]{0,32}(?:\\[\\])?[ \\t]{1,8}(?=[:?.+|]{0,3}=))?' +
+  '(?:::=|:=|\\?\\?=|\\|\\|=|[?.+]=|=>|<-|[:=])[ \\t]{0,64}';
 /** The start of a placeholder: a value that is already one is left alone (idempotence). */
 const PLACEHOLDER_START = '<(?:secret|redacted|email|user|home|workspace|path)[:>]';
 const NOT_PLACEHOLDER = `(?!${PLACEHOLDER_START})`;
 const AUTH_SCHEME = '(?:[Bb]earer|BEARER|[Bb]asic|BASIC)';
+/** A value that is itself another key and its separator (`credential: password = S`): the inner key wins. */
+const NOT_KEY = `(?!${KEY_WORD}${KEY_SUFFIX}[ \\t]{0,8}(?:::=|:=|\\?=|[:=]))`;
+/** Longest value taken after a key name. */
+const VALUE_MAX = 4096;
 
 /** Matches a whole object key that names a secret (for structured values). */
 export const SECRET_KEY_NAME = new RegExp(`${NAME_BOUNDARY}${KEY_WORD}(?![a-z])`);
@@ -100,26 +114,74 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   },
   {
     name: 'authorization',
-    description: 'Authorization header values, whatever the scheme',
-    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?<secret>[A-Za-z0-9._~+/=-]{1,4096})(?![A-Za-z0-9._~+/=-]|[ \\t]{1,4}<)`,
+    description: 'Authorization header values, whatever the scheme (Bearer, Basic, Token 2|...)',
+    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
     markers: ['authorization'],
+    keepSettings: true,
     // Covered by the key-value partial.
   },
   {
     name: 'key-value',
-    description: 'quoted values after a key naming a secret ("password": "...", token=\'...\')',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,512})`,
+    description: 'values of XML elements naming a secret (<apiToken>...</apiToken>)',
+    pattern: `(?<=<[A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}>(?!${PLACEHOLDER_START})(?<secret>[^<>\\s][^<>]{0,${VALUE_MAX - 1}})</`,
     markers: KEY_MARKERS,
-    partial:
-      `${NAME_BOUNDARY}(?:${prefixPattern(SECRET_KEY_WORDS, { caseless: true })}` +
-      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'])?[ \\t]{0,4}(?:[:=]{1,2}|=>)?[ \\t]{0,4}\\\\?["'][^"'\\\\\\r\\n]{0,512}` +
-      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'])?[ \\t]{0,4}(?:(?:[:=]{1,2}|=>)[ \\t]{0,4}\\\\?[^\\s"'\\\\&,;<>)\\]}]{0,512})?)`,
+    keepSettings: true,
   },
   {
     name: 'key-value',
-    description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ...)',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t])(?<secret>[^\\s"'\\\\&,;<>)\\]}]{1,512})`,
+    description: 'XML attributes: key="apiToken" value="..."',
+    pattern: `(?<=\\b(?:key|name|id)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["'][A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}\\\\?["'][ \\t]{1,8}(?:value|content|password)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
     markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'key-value',
+    description: 'a quoted value passed with a key naming a secret (System.setProperty("X_TOKEN", "..."), setenv(...))',
+    pattern: `(?<=\\(\\s{0,4}\\\\?["'][A-Za-z0-9_.-]{0,64})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}\\\\?["'][ \\t]{0,8},[ \\t]{0,8}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'key-value',
+    description: 'quoted values after a key naming a secret ("password": "...", token=\'...\', $x .= "...")',
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}\\\\?["'\`](?!-----BEGIN)${NOT_PLACEHOLDER}(?<secret>[^"'\`\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+    partial:
+      `${NAME_BOUNDARY}(?:${prefixPattern(SECRET_KEY_WORDS, { caseless: true })}` +
+      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'\`]\\]?)?[ \\t]{0,64}[:=?.+|<>-]{0,3}[ \\t]{0,64}\\\\?["'\`][^"'\`\\\\\\r\\n]{0,${VALUE_MAX}}` +
+      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'\`]\\]?)?[ \\t]{0,64}(?:[:=?.+|<>-]{1,3}[ \\t]{0,64}(?:[A-Za-z]{1,20}[ \\t]{1,4})?\\\\?[^\\s"'\\\\&,;<>)\\]}]{0,${VALUE_MAX}})?` +
+      `|-(?:u|-user)[ \\t]{1,4}['"]?[^\\s'"]{0,256}(?:['"]?[ \\t]{1,4}(?:-p?|--?(?:p(?:a(?:s(?:s(?:w(?:o(?:r(?:d)?)?)?)?)?)?)?)?)(?:[ \\t]{1,4}|=)?['"]?[^\\s'"]{0,256})?)`,
+    partialAnchors: [...KEY_MARKERS, '-u', '--user'],
+    partialReach: 0,
+  },
+  {
+    name: 'key-value',
+    description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ..., --token ...)',
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN)${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}})`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'key-value',
+    description: 'command-line flags naming a secret followed by their value (--password S, --api-token S)',
+    pattern: `(?<=--[A-Za-z0-9-]{0,32})${NAME_BOUNDARY}${KEY_WORD}(?:-[A-Za-z0-9-]{1,32})?[ \\t]{1,4}['"]?(?!-)${NOT_PLACEHOLDER}(?<secret>[^\\s'"\`\\\\;&|<>]{1,${VALUE_MAX}})`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'cli-password',
+    description: 'user:password after -u/--user (curl -u user:pass)',
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>]{1,256}:${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
+    markers: ['-u', '--user'],
+    keepSettings: true,
+  },
+  {
+    name: 'cli-password',
+    description: 'the password after -u USER -p (mysql, docker login, ...)',
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>-][^\\s:'"<>]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?!-)${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
+    markers: ['-u', '--user'],
+    keepSettings: true,
   },
   {
     name: 'authorization',
@@ -134,8 +196,8 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
     pattern: `(?:://|^//)[^\\s/:@"'<>]{0,256}:(?!~)(?<secret>[^\\s/@"'<>]{1,256})@`,
     markers: ['//'],
     reach: 1,
-    partialAnchors: [':/'],
-    partial: `:/(?:/(?:[^\\s/:@"'<>]{0,256}(?::[^\\s/@"'<>]{0,256})?)?)?`,
+    partialAnchors: [':'],
+    partial: `:(?:/(?:/(?:[^\\s/:@"'<>]{0,256}(?::[^\\s/@"'<>]{0,256})?)?)?)?`,
   },
 ] satisfies RuleSpec[]);
 
