@@ -93,7 +93,7 @@ export const SELF_PREFIXES: readonly RegExp[] = [
   /^ya29\./,
   /^ATATT/,
   /^NR(?:AK|JS|II)-/,
-  /^(?:key|pubkey)-[0-9a-f]{32}$/,
+  /^(?:key|pubkey)-(?=[0-9a-f]{32}$)/,
   /^xkeysib-/,
   /^rubygems_/,
   /^shippo_(?:live|test)_/,
@@ -112,7 +112,7 @@ export const SELF_PREFIXES: readonly RegExp[] = [
   /^duffel_(?:test|live)_/,
   /^fio-u-/,
   /^sha256~/,
-  /^API-[A-Z0-9]{26}$/,
+  /^API-(?=[A-Z0-9]{26}$)/,
   /^access-(?:sandbox|development|production)-/,
   /^v1\.0-[0-9a-f]{24}-/,
   /^sk\.[a-z0-9]|^pk\.[a-z0-9]{20}/,
@@ -170,7 +170,8 @@ export function sensitivePart(entry: CorpusSecret): string {
     const key = /"private_key"\s*:\s*"([^"]+)"/.exec(s);
     if (key) return key[1]!;
   }
-  return s.slice(publicPrefix(s).length);
+  const rest = s.slice(publicPrefix(s).length);
+  return rest === '' ? s : rest;
 }
 
 /** Windows of the sensitive part: any one of them in the output is a leak. */
@@ -276,8 +277,7 @@ function cuts(text: string, secret: string): number[] {
 let counter = 0;
 
 /** Every planting of one secret. */
-export function plantings(entry: CorpusSecret): Planting[] {
-  const self = isSelfPrefixed(entry.secret);
+export function plantings(entry: CorpusSecret, self = isSelfPrefixed(entry.secret)): Planting[] {
   const S = entry.secret;
   const { id, ID, Id } = names(entry);
   const out: Planting[] = [];
@@ -324,9 +324,10 @@ export function plantings(entry: CorpusSecret): Planting[] {
   );
   const message = prose(entry, self);
   for (const i of cuts(message, S)) add('delta_split2', (th, tu) => messageTurn(th, tu, [message.slice(0, i), message.slice(i)]));
-  for (const i of cuts(message, S)) {
+  // Three pieces: the first cut at every third point, the second halfway to the secret's end.
+  for (const i of cuts(message, S).filter((_, k) => k % 3 === 0)) {
     const end = message.indexOf(S) + S.length;
-    const seconds = new Set([i + 1, Math.floor((i + end) / 2)]);
+    const seconds = new Set([Math.floor((i + end) / 2)]);
     for (const j of seconds) {
       if (j <= i || j >= message.length) continue;
       add('delta_split3', (th, tu) => messageTurn(th, tu, [message.slice(0, i), message.slice(i, j), message.slice(j)]));
@@ -506,10 +507,16 @@ export function measure(secrets: CorpusSecret[]): Measure {
       group.push(line);
     }
     const windows = leakWindows(entry);
+    // A window that the planting's own template holds (`-slack` in `--slack-token=`) proves nothing.
+    const templates = new Map<Position, string[]>();
+    for (const p of plantings({ ...entry, secret: '\u0000' }, isSelfPrefixed(entry.secret))) {
+      if (!templates.has(p.position)) templates.set(p.position, scopeTexts(p.events.map((e) => goJson(e))));
+    }
     const byPosition = new Map<Position, PlantingResult>();
     for (const p of list) {
       const texts = scopeTexts(byThread.get(p.thread) ?? []);
-      const leak = windows.find((w) => texts.some((t) => t.includes(w)));
+      const template = templates.get(p.position) ?? [];
+      const leak = windows.find((w) => texts.some((t) => t.includes(w)) && !template.some((t) => t.includes(w)));
       let r = byPosition.get(p.position);
       if (!r) byPosition.set(p.position, (r = { entry, position: p.position, caught: true, cuts: 0, leakedCuts: 0 }));
       r.cuts++;
@@ -596,6 +603,231 @@ export function survivorKey(r: PlantingResult): string {
   return `${r.entry.provider} ${r.position} ${r.entry.secret.length > 48 ? `${r.entry.secret.slice(0, 45)}...` : r.entry.secret}`;
 }
 
+// ---------------------------------------------------------------------------
+// False positives
+
+/** A clean stream: the same texts in the positions the corpus uses. */
+export function cleanStream(texts: string[]): string[] {
+  const lines: string[] = [];
+  texts.forEach((text, n) => {
+    const th = `th-fp-${n}`;
+    const tu = `tu-fp-${n}`;
+    const item = `call_fp_${n}`;
+    const args = goJson({ command: `echo ${JSON.stringify(text.split('\n')[0])}` });
+    lines.push(
+      goJson({ thread_id: th, turn_id: tu, type: 'turn_started' }),
+      goJson({ arguments: args, item_id: item, name: 'bash', thread_id: th, turn_id: tu, type: 'tool_started' }),
+      goJson({ delta: `${text}\n`, item_id: item, thread_id: th, turn_id: tu, type: 'tool_output_delta' }),
+      goJson({ arguments: args, command: `echo ${text.split('\n')[0]}`, delta: `${text}\n`, item_id: item, name: 'bash', thread_id: th, turn_id: tu, type: 'command_output_delta' }),
+      goJson({ error: '', item_id: item, name: 'bash', status: 'completed', thread_id: th, turn_id: tu, type: 'tool_completed' }),
+    );
+    for (let cut = 1; cut < Math.min(text.length, 40); cut += 7) {
+      lines.push(
+        goJson({ delta: text.slice(0, cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ delta: text.slice(cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
+      );
+    }
+    lines.push(
+      goJson({ message: text, thread_id: th, turn_id: tu, type: 'agent_message_final' }),
+      goJson({ awaiting_auto_continuation: false, input_tokens: 1, output_tokens: 1, thread_id: th, trace_path: '', turn_id: tu, type: 'turn_completed' }),
+    );
+  });
+  return lines;
+}
+
+/** The texts of the output that differ from the input (after joining delta pieces per stream). */
+export function changedTexts(input: string[], output: string[]): string[] {
+  const joined = (lines: string[]) => {
+    const out: string[] = [];
+    const streams = new Map<string, string>();
+    for (const line of lines) {
+      const e = JSON.parse(line) as Record<string, unknown>;
+      if (typeof e.type === 'string' && e.type.endsWith('_delta')) {
+        const key = `${String(e.thread_id)}/${e.type}/${String(e.item_id ?? '')}`;
+        streams.set(key, (streams.get(key) ?? '') + String(e.delta));
+      } else out.push(line);
+    }
+    return [...out, ...[...streams].map(([k, v]) => `${k}: ${v}`)];
+  };
+  const before = new Set(joined(input));
+  return joined(output).filter((l) => !before.has(l));
+}
+
+/** The peers' false-positive samples that redaction changes, keyed as in known-false-positives.json. */
+export function falsePositiveChanges(samples: FalsePositiveSample[]): Array<{ key: string; rules: string[] }> {
+  const out: Array<{ key: string; rules: string[] }> = [];
+  samples.forEach((sample) => {
+    const input = cleanStream([sample.text]);
+    const changed = changedTexts(input, redactLines(input));
+    if (changed.length === 0) return;
+    const rules = [...new Set(changed.flatMap((c) => [...c.matchAll(/<(?:secret:)?([a-z0-9.-]+)>/g)].map((m) => m[1]!)))];
+    out.push({ key: `${sample.source}/${sample.rule}: ${sample.text.slice(0, 40)}`, rules });
+  });
+  return out;
+}
+
+const ENGINE_FP_REASONS: Record<string, string> = {
+  'key-value': 'engine: the generic key-value rule takes a placeholder, variable reference or low-entropy value after a key word',
+  authorization: 'engine: the generic Authorization/Bearer rule takes a placeholder value',
+  'url-password': 'engine: the URL-credential rule takes a template password',
+  'private-key': 'engine: the PEM rule takes an empty or dummy key block',
+  jwt: 'engine: the JWT rule takes an eyJ string the peer rejects by decoding it',
+  'aws-secret-key': 'engine: the AWS secret-key rule takes an example value',
+  email: 'engine: e-mail addresses are private by default (--paths home), not a secret rule',
+};
+const PROVIDER_FP_REASONS: Array<[RegExp, string]> = [
+  [/telegram/, 'engine: a delta piece that starts inside a 17-digit id matches: a left-edge lookbehind does not see the previous piece of the stream'],
+  [/anthropic/, 'providers: a well-formed sk-ant-api03/admin01 key of a length the peer rejects; any length is redacted on purpose'],
+  [/gcp-api-key/, 'providers: a real-shaped AIza key the peer allowlists as a published Firebase/Maps key; indistinguishable without that list'],
+  [/aws-access-token/, 'providers: AKIA + 16 upper-case characters is a valid key id shape'],
+  [/bedrock/, 'providers: a well-formed ABSK key whose payload spells EXAMPLE; kept (the peer lists an almost identical string as a true positive)'],
+  [/azure-ad/, 'providers: the `xxx8Q~` + 31-34 shape of an Azure client secret inside another token'],
+  [/gitlab-runner/, 'providers: routable glrt-t... shape with x fill after the type digit'],
+  [/huggingface/, 'providers: hf_/api_org_ text the peer rejects by an exact 34-letter body; 34-40 letters and digits are accepted (older tokens)'],
+  [/slack/, 'providers: a short but well-formed Slack token (xoxb-<digits>-<chars>)'],
+  [/sourcegraph/, 'providers: 40 hex after sgp_ is the documented legacy shape'],
+  [/secretlint\/openai/, 'providers: real-shaped sk-/sk-proj- keys without the T3BlbkFJ marker; kept because other providers issue sk- keys without it'],
+];
+
+/** The reason of a changed false-positive sample: engine rules first, then the provider reasons. */
+export function falsePositiveReason(c: { key: string; rules: string[] }): string {
+  if (c.rules.length > 0 && c.rules.every((r) => ENGINE_FP_REASONS[r] !== undefined)) return c.rules.map((r) => ENGINE_FP_REASONS[r]).join('; ');
+  return PROVIDER_FP_REASONS.find(([re]) => re.test(c.key))?.[1] ?? `UNCLASSIFIED (${c.rules.join(', ')})`;
+}
+
+// ---------------------------------------------------------------------------
+// Known gaps: every survivor must fall in one of these classes, each with its reason and owner.
+
+/** A class of known survivors. */
+export interface GapClass {
+  id: string;
+  /** Who fixes it: the engine (lib/redact/index.ts and the generic rules) or the provider rules. */
+  owner: 'engine' | 'providers';
+  reason: string;
+  match: (r: PlantingResult) => boolean;
+}
+
+const CONFIG_POSITIONS: ReadonlySet<Position> = new Set([
+  'bash_output',
+  'peer_context',
+  'tool_arguments',
+  'command_completed',
+  'cli_flag',
+  'yaml',
+  'toml',
+  'ini',
+  'json_output',
+  'url',
+  'structured_result',
+]);
+const LONG_VALUE_PROVIDERS = /^(?:jwt|private-key|secretlint-privatekey|secretlint-gcp|1password-service-account-token|twitter-bearer-token|generic-api-key)$/;
+const CREDENTIAL_PROVIDERS = /^(?:curl-auth-user|secretlint-basicauth|secretlint-database-connection-string|sidekiq-secret|sidekiq-sensitive-url|nuget-config-password)$/;
+
+export const GAP_CLASSES: readonly GapClass[] = [
+  {
+    id: 'xml-element',
+    owner: 'engine',
+    reason:
+      'XML element named after a secret (`<idToken>S</idToken>`) inside JSON-encoded write_file arguments (`\\u003c`-escaped): not recognised as an assignment, and the value has no provider prefix',
+    match: (r) => r.position === 'xml_arguments_uescaped' && !isSelfPrefixed(r.entry.secret),
+  },
+  {
+    id: 'cli-p',
+    owner: 'engine',
+    reason: '`-p S` (the password flag of mysql, docker login, ...): a flag value with no key word and no provider prefix',
+    match: (r) => r.position === 'cli_p' && !isSelfPrefixed(r.entry.secret),
+  },
+  {
+    id: 'long-value-after-key',
+    owner: 'engine',
+    reason:
+      'a key-value match stops at 512 characters, at whitespace or at a quote, and the rest of a long value (JWT, PEM block, JSON key file, long token) is not scanned again by the rule that would take all of it',
+    match: (r) => LONG_VALUE_PROVIDERS.test(r.entry.provider) && (CONFIG_POSITIONS.has(r.position) || r.position === 'xml_arguments_uescaped' || r.position === 'cli_p'),
+  },
+  {
+    id: 'credentials',
+    owner: 'engine',
+    reason: 'user:password credentials (`curl -u user:pass`, `scheme://user:pass@host` with an @ or quote inside, NuGet `<add key="ClearTextPassword" value="S"/>`, Sidekiq `host: user:pass`)',
+    match: (r) => CREDENTIAL_PROVIDERS.test(r.entry.provider),
+  },
+  {
+    id: 'value-stop-character',
+    owner: 'engine',
+    reason:
+      'the key-value rule matches first (at the key) and ends its value at `&`, `#`, `,`, `;`, a quote or a bracket, which this secret contains; the rest of the value is not scanned again',
+    match: (r) => r.position !== 'xml_arguments_uescaped' && /[&#,;<>)\]}'"\s\\]/.test(r.entry.secret.slice(publicPrefix(r.entry.secret).length)),
+  },
+  {
+    id: 'peer-line-shape',
+    owner: 'engine',
+    reason:
+      "the peer's own sample line has an assignment shape the generic rules do not know (`cloudflare: \"S\"`, `\"user_auth\": \"S\"`, `GetEnvOrDefault(\"api_token\", \"S\")`, `ad_tenant_id: ...`, a keyword but no separator), and the value has no provider prefix",
+    match: (r) => r.position === 'peer_context' && !isSelfPrefixed(r.entry.secret),
+  },
+  {
+    id: 'reach-split',
+    owner: 'engine',
+    reason:
+      'a token whose marker is not at its start (Terraform `<14>.atlasv1.`, Azure `xxx8Q~`, Mailchimp `<hex>-us1`, Telegram `<id>:A...`) split before its marker: no partial can anchor there; the engine would have to hold back a trailing run of token characters',
+    match: (r) => r.position.startsWith('delta_split') && /atlasv1|Q~|-us[0-9]|:A/.test(r.entry.secret),
+  },
+  {
+    id: 'split-state',
+    owner: 'engine',
+    reason:
+      'a three-piece split that leaks only when the same core has first redacted the earlier corpus secrets (the same planting alone is caught): the hold-back depends on state left by other streams',
+    match: (r) => r.position === 'delta_split3' && r.leakedCuts * 20 <= r.cuts && isSelfPrefixed(r.entry.secret),
+  },
+];
+
+/** The gap class of a survivor, or undefined (an unexplained survivor fails the test). */
+export function gapClass(r: PlantingResult): GapClass | undefined {
+  return GAP_CLASSES.find((g) => g.match(r));
+}
+
+/** MISSES.md: the survivors with their reasons, grouped by class. */
+export function missesMarkdown(m: Measure, s: Summary): string {
+  const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
+  const lines: string[] = [
+    '# wuu-redact corpus survivors',
+    '',
+    'Generated by `node --loader @isaacs/ts-node-temp-fork-for-pr-2009/esm test/redact-corpus-lib.ts --write-misses`',
+    '(test/redact-corpus.test.ts checks that every survivor is in one of these classes).',
+    '',
+    `Corpus: ${s.secrets} secrets from ${s.providers} providers (gitleaks and secretlint test data), ${s.plantings} plantings in ${POSITIONS.length} positions, ${m.events} events.`,
+    `Recall: ${pct(s.caught, s.plantings)} of plantings (${s.caught}/${s.plantings}); self-prefixed ${pct(s.selfCaught, s.selfPlantings)} (${s.selfCaught}/${s.selfPlantings});`,
+    `split deltas: ${s.splitLeaked} of ${s.splitCuts} cuts leak (self-prefixed ${s.selfSplitLeaked} of ${s.selfSplitCuts}).`,
+    '',
+    'A planting survives when any 6 consecutive characters of the secret beyond its documented public prefix',
+    '(for credentials: of the password; for PEM blocks: of the body) appear in the redacted output of its events',
+    '(raw lines, decoded strings, JSON inside strings, delta pieces concatenated), unless the template around it holds them.',
+    '',
+  ];
+  if (m.excluded.length > 0) {
+    lines.push('## Excluded samples (not secrets)', '');
+    for (const e of m.excluded) lines.push(`- ${e.entry.provider} \`${e.entry.secret.slice(0, 60)}\`: ${e.reason}`);
+    lines.push('');
+  }
+  const groups = new Map<string, PlantingResult[]>();
+  for (const r of m.results) {
+    if (r.caught) continue;
+    const id = gapClass(r)?.id ?? 'UNEXPLAINED';
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = []));
+    g.push(r);
+  }
+  for (const [id, list] of groups) {
+    const cls = GAP_CLASSES.find((g) => g.id === id);
+    lines.push(`## ${id} (${list.length} plantings${cls ? `, owner: ${cls.owner}` : ''})`, '', cls ? cls.reason : 'NOT EXPLAINED: fix or classify.', '');
+    for (const r of list) {
+      const secret = r.entry.secret.replace(/\s+/g, ' ');
+      lines.push(`- ${r.entry.provider} / ${r.position}: \`${secret.length > 60 ? `${secret.slice(0, 57)}...` : secret}\`${r.cuts > 1 ? ` (${r.leakedCuts} of ${r.cuts} cuts)` : ''}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const started = Date.now();
   const m = measure(loadCorpus().secrets);
@@ -612,5 +844,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
       if (v.caught < v.plantings) console.log(`  ${p.padEnd(44)} ${v.caught}/${v.plantings}`);
     }
   }
-  if (process.env.SURVIVORS) for (const r of m.results) if (!r.caught) console.log(`  MISS ${survivorKey(r)} leak=${JSON.stringify(r.leak)} cuts=${r.leakedCuts}/${r.cuts}`);
+  if (process.env.SURVIVORS) {
+    for (const r of m.results) if (!r.caught) console.log(`  MISS ${survivorKey(r)} leak=${JSON.stringify(r.leak)} cuts=${r.leakedCuts}/${r.cuts} class=${gapClass(r)?.id ?? '-'}`);
+  }
+  if (process.argv.includes('--write-misses')) fs.writeFileSync(path.join(CORPUS_DIR, 'MISSES.md'), missesMarkdown(m, s));
+  if (process.argv.includes('--write-known-fps')) {
+    const known: Record<string, string> = {};
+    for (const c of falsePositiveChanges(loadCorpus().falsePositives)) known[c.key] = falsePositiveReason(c);
+    fs.writeFileSync(path.join(CORPUS_DIR, 'known-false-positives.json'), `${JSON.stringify(known, null, 1)}\n`);
+    console.log(`known false positives: ${Object.keys(known).length}, unclassified ${Object.values(known).filter((v) => v.startsWith('UNCLASSIFIED')).length}`);
+  }
 }
