@@ -144,7 +144,8 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'key-value',
     description: 'quoted values after a key naming a secret ("password": "...", token=\'...\', $x .= "...")',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}\\\\?["'\`](?!-----BEGIN)${NOT_PLACEHOLDER}(?<secret>[^"'\`\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    // One alternative per quote character: a value may hold the other quotes (`'"user:pass"'`).
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?:\\\\?'(?=[^'\\\\\\r\\n])|\\\\?"(?=[^"\\\\\\r\\n])|\`(?=[^\`\\\\\\r\\n]))(?!-----BEGIN)${NOT_PLACEHOLDER}(?<secret>(?<=')[^'\\\\\\r\\n]{1,${VALUE_MAX}}|(?<=")[^"\\\\\\r\\n]{1,${VALUE_MAX}}|(?<=\`)[^\`\\\\\\r\\n]{1,${VALUE_MAX}})`,
     markers: KEY_MARKERS,
     keepSettings: true,
     partial:
@@ -158,7 +159,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'key-value',
     description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ..., --token ...)',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN)${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}})`,
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN)${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}}(?:'[^'\\s\\\\]{1,256}'|"[^"\\s\\\\]{1,256}")?)`,
     markers: KEY_MARKERS,
     keepSettings: true,
   },
