@@ -159,7 +159,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'key-value',
     description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ..., --token ...)',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN)${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}}(?:'[^'\\s\\\\]{1,256}'|"[^"\\s\\\\]{1,256}")?)`,
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN[A-Z0-9 ]{0,40}PRIVATE)${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}}(?:'[^'\\s\\\\]{1,256}'|"[^"\\s\\\\]{1,256}")?)`,
     markers: KEY_MARKERS,
     keepSettings: true,
   },
@@ -180,7 +180,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'cli-password',
     description: 'the password after -u USER -p (mysql, docker login, ...)',
-    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>-][^\\s:'"<>]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?!-)${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>-][^\\s:'"<>]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?:(?!-)|(?=-[^\\s'"]{11}))${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,${VALUE_MAX}})`,
     markers: ['-u', '--user'],
     keepSettings: true,
   },
