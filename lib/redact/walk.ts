@@ -253,8 +253,22 @@ function stringValue(src: string, a: number, b: number, key: string | undefined,
 
 /** Go's json.Encoder escapes these; a patched line keeps that style. */
 export function goEscape(text: string): string {
-  return text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (text.length <= 96) {
+    // Placeholders: few distinct texts, written many times.
+    let escaped = goCache.get(text);
+    if (escaped === undefined) {
+      escaped = text.replace(GO_ESCAPED, goChar);
+      if (goCache.size >= 1024) goCache.clear();
+      goCache.set(text, escaped);
+    }
+    return escaped;
+  }
+  return text.replace(GO_ESCAPED, goChar);
 }
+
+const GO_ESCAPED = /[<>&\u2028\u2029]/g;
+const goChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const goCache = new Map<string, string>();
 
 /** Applies patches (sorted, disjoint) to `src`, Go-escaping their text when `go`. */
 export function applyPatches(src: string, patches: readonly Patch[], go: boolean): string {
