@@ -11,7 +11,7 @@
 import { applySpans, type Redactor, type Span } from './engine.js';
 import { PLACEHOLDER_ONLY } from './placeholders.js';
 import { PLACEHOLDER_PATTERN } from './rule-spec.js';
-import { SECRET_KEY_NAME } from './rules.js';
+import { NOT_ABOUT_SECRET, SECRET_KEY_NAME } from './rules.js';
 import { isConfigValue } from './values.js';
 import { View } from './view.js';
 
@@ -42,7 +42,8 @@ const PLACEHOLDERS = new RegExp(PLACEHOLDER_PATTERN, 'g');
 export function namesSecret(key: string): boolean {
   const known = keyCache.get(key);
   if (known !== undefined) return known;
-  const names = SECRET_KEY_NAME.test(key.includes('<') ? key.replace(PLACEHOLDERS, ' ') : key);
+  const plain = key.includes('<') ? key.replace(PLACEHOLDERS, ' ') : key;
+  const names = SECRET_KEY_NAME.test(plain) && NOT_ABOUT_SECRET.test(plain);
   if (key.length <= 64) {
     if (keyCache.size >= 4096) keyCache.clear();
     keyCache.set(key, names);
