@@ -211,7 +211,8 @@ export class Redactor {
       const found = rule.exec(text, at);
       if (found === null || found.end === found.start) continue;
       if (!onMatch(found, rule)) return;
-      next = found.end;
+      // Only the secret group is replaced: text the match merely required after it is scanned again.
+      next = found.secret ? Math.max(found.secret[1], at + 1) : found.end;
     }
   }
 
@@ -252,11 +253,23 @@ export class Redactor {
       for (let p: RegExpExecArray | null; (p = re.exec(input)) !== null; ) guards.push(p.index, p.index + p[0].length);
     }
     let guard = 0;
-    const add = (m: Match, rule: Compiled) => {
+    const add = (m: Match, rule: Compiled, inner = false) => {
+      if (!inner && m.secret && m.secret[0] > Math.max(m.start, last)) {
+        // Only the secret group is replaced: what the match holds before it (a
+        // user name, a path) is scanned by the other rules too, as a second pass would.
+        const head = input.slice(0, m.secret[0]);
+        this.scan(head, Math.max(m.start, last), (m2, rule2) => {
+          if (rule2.kind !== 'skip') add(m2, rule2, true);
+          return true;
+        });
+      }
       let start = m.start;
       let end = m.end;
       if (m.secret) [start, end] = m.secret;
-      if (m.lead !== undefined) start = Math.min(start, m.lead);
+      if (m.lead !== undefined) {
+        if (m.lead < last) return; // its local part was taken by an earlier finding (user:pass@host)
+        start = Math.min(start, m.lead);
+      }
       if (start < last) start = last;
       while (guard < guards.length && guards[guard + 1]! <= start) guard += 2;
       if (guard < guards.length) {

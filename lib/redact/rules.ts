@@ -206,7 +206,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'url-password',
     description: 'passwords in URLs (scheme://user:password@host)',
-    pattern: `(?:://|^//)[^\\s/:@"'<>]{0,256}:(?!~)(?<secret>[^\\s/@"'<>]{1,256})@`,
+    pattern: `(?:://|^//)[^\\s/:@"'<>]{0,256}:(?!~)(?<secret>[^\\s/@"'<>~]{1,256})@`,
     markers: ['//'],
     reach: 1,
     partialAnchors: [':'],

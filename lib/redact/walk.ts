@@ -236,17 +236,17 @@ function stringValue(src: string, a: number, b: number, key: string | undefined,
   const text = view.text;
   if (text === '') return true;
   const { engine, hits } = options;
-  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && !isConfigValue(text) && !looksLikeJson(text)) {
-    patches.push({ start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' });
-    hits.push('key-value');
-    return true;
-  }
   if (level < MAX_LEVEL && looksLikeJson(text)) {
     const inner: Patch[] = [];
     if (walkJson(text, 0, text.length, level + 1, options, inner)) {
       pushMapped(view, inner, patches);
       return true;
     }
+  }
+  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && !isConfigValue(text)) {
+    patches.push({ start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' });
+    hits.push('key-value');
+    return true;
   }
   pushMapped(view, engine.spans(text, hits), patches);
   return true;
