@@ -49,6 +49,8 @@ export interface Built {
   rules: Compiled[];
   /** Finds every candidate position: markers and `<` (case-insensitive, global). */
   candidates: RegExp;
+  /** The same over lower-cased text, case-sensitive (much faster than the `i` flag). */
+  lowerCandidates: RegExp;
   /** Marker (lower-case) → indexes into `rules`, grouped by first character. */
   dispatch: Map<string, Array<[string, number[]]>>;
   /** Rules without markers: scanned everywhere, after the others. */
@@ -289,6 +291,7 @@ export function buildRules(specs: readonly Spec[]): Built {
   return {
     rules,
     candidates: literalsRegex([...markers, '<'], 'gi')!,
+    lowerCandidates: literalsRegex([...markers, '<'], 'g')!,
     dispatch,
     unanchored,
     markerTest: all ? markerRegex(minimalLiterals(markers)) : undefined,

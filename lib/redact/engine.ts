@@ -179,13 +179,18 @@ export class Redactor {
     // typed array grows by doubling (no spread, no per-hit objects).
     let attempts = new Float64Array(64);
     let count = 0;
-    const candidates = built.candidates;
+    // Markers are lower-case ASCII: search the lower-cased text case-sensitively
+    // when lower-casing keeps every offset (it does unless rare letters expand).
+    const lower = text.toLowerCase();
+    const folded = lower.length === text.length;
+    const candidates = folded ? built.lowerCandidates : built.candidates;
+    const subject = folded ? lower : text;
     candidates.lastIndex = from;
     let m: RegExpExecArray | null;
-    while ((m = candidates.exec(text)) !== null) {
+    while ((m = candidates.exec(subject)) !== null) {
       const at = m.index;
-      for (const [literal, indexes] of built.dispatch.get(text[at]!.toLowerCase()) ?? []) {
-        if (literal.length > 1 && text.slice(at, at + literal.length).toLowerCase() !== literal) continue;
+      for (const [literal, indexes] of built.dispatch.get(subject[at]!.toLowerCase()) ?? []) {
+        if (literal.length > 1 && !(folded ? subject.startsWith(literal, at) : subject.slice(at, at + literal.length).toLowerCase() === literal)) continue;
         for (const index of indexes) {
           for (let k = built.rules[index]!.reach; k >= 0; k--) {
             if (at - k < from) continue;
