@@ -5,6 +5,21 @@ import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
 
 const ruleNames = [...new Set(DEFAULT_RULES.map((r) => r.name))];
 
+/** The rule names as lines of at most 80 columns (there are about a hundred). */
+function wrapNames(head: string, names: string[]): string {
+  const lines: string[] = [];
+  let line = head;
+  for (const [i, name] of names.entries()) {
+    const word = `${name}${i === names.length - 1 ? '.' : ','}`;
+    if (line.length + 1 + word.length > 80) {
+      lines.push(line);
+      line = `  ${word}`;
+    } else line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 export const spec: ToolSpec = {
   name: 'wuu-redact',
   summary: 'remove secrets and private paths, keep the stream valid',
@@ -17,7 +32,7 @@ addresses replaced by placeholders (<secret:RULE>, ~, <user>, <workspace>,
 An argument starting with '$' is a JSONPath whose values are censored
 ("<redacted>"); other arguments are input files.
 
-Built-in rules: ${ruleNames.join(', ')}.
+${wrapNames('Built-in rules:', ruleNames)}
 
 Options:
       --remove           delete the fields the JSONPATHs select instead
