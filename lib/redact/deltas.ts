@@ -83,16 +83,21 @@ export interface Piece {
   where: Where;
 }
 
+/** One held piece of a chain. */
+interface Item {
+  piece: Piece;
+  /** Its share of the chain's original text (the piece's delta unless a boundary moved). */
+  text: string;
+  entry: Entry;
+}
+
+/** The held pieces of one stream: consecutive pieces whose joined text still ends with a possible secret start. */
 interface Held {
   key: string;
-  piece: Piece;
-  /** Original text just before the piece (context for lookbehinds). */
+  /** Original text just before the first item (context for lookbehinds). */
   left: string;
-  /** The piece's text (original, possibly with a moved boundary). */
-  text: string;
-  /** Whether `text` is still the piece's own delta (the literal may be patched in place). */
-  own: boolean;
-  entry: Entry;
+  items: Item[];
+  chars: number;
 }
 
 interface Entry {
@@ -135,43 +140,86 @@ export class DeltaStreams {
 
   /** A delta piece of stream `key`. */
   push(key: string, piece: Piece, emit: (o: Output) => void): void {
-    const previous = this.held.get(key);
-    let left = '';
-    let text = piece.text;
-    let own = true;
-    if (previous !== undefined) {
-      this.held.delete(key);
-      this.heldChars -= previous.text.length;
-      // Both pieces as one text; a finding across the boundary goes wholly to the later piece.
-      const whole = previous.left + previous.text + piece.text;
-      const from = previous.left.length;
-      let boundary = from + previous.text.length;
-      const hits: string[] = [];
-      const spans = this.engine.spans(whole, hits, from);
-      for (const span of spans) if (span.start < boundary && span.end > boundary) boundary = span.start;
-      const first = spans.filter((s) => s.end <= boundary);
-      this.resolve(previous, whole, from, boundary, first, hits.slice(0, first.length));
-      left = whole.slice(Math.max(0, boundary - CONTEXT), boundary);
-      text = whole.slice(boundary);
-      own = text === piece.text;
+    let chain = this.held.get(key);
+    if (chain === undefined) {
+      chain = { key, left: '', items: [], chars: 0 };
+      this.held.set(key, chain);
     }
-    const context = left + text;
-    const cut = this.holdPoint(context);
     const entry: Entry = { ready: false };
-    if (cut < context.length && text !== '') {
-      const held: Held = { key, piece, left, text, own, entry };
-      this.held.set(key, held);
-      this.heldChars += text.length;
-      this.queue.push(entry);
-      if (this.heldChars > MAX_HELD_CHARS) this.releaseOldest(emit);
-      this.drain(emit);
-      return;
-    }
-    const hits: string[] = [];
-    const spans = this.engine.spans(context, hits, left.length);
     this.queue.push(entry);
-    this.resolve({ key, piece, left, text, own, entry }, context, left.length, context.length, spans, hits);
+    chain.items.push({ piece, text: piece.text, entry });
+    chain.chars += piece.text.length;
+    this.heldChars += piece.text.length;
+    this.settle(chain, false);
+    if (this.heldChars > MAX_HELD_CHARS) this.releaseOldest(emit);
+    if (this.queue.length - this.head > MAX_WAITING) this.releaseOldest(emit);
     this.drain(emit);
+  }
+
+  /**
+   * Releases the chain's pieces that end before anything that could still
+   * begin a match (all of them when `final`). Boundaries between pieces move
+   * only for a finding that crosses them (it goes wholly to the later piece),
+   * never for a mere possibility: so redacting the output again moves nothing.
+   */
+  private settle(chain: Held, final: boolean): void {
+    const whole = chain.left + chain.items.map((i) => i.text).join('');
+    const from = chain.left.length;
+    let limit = whole.length;
+    if (!final) {
+      const hold = this.holdPoint(whole);
+      if (hold < whole.length) limit = Math.max(from, hold);
+    }
+    // Pieces that end at or before the limit go out.
+    const ends: number[] = [];
+    let end = from;
+    for (const item of chain.items) {
+      end += item.text.length;
+      ends.push(end);
+    }
+    let count = 0;
+    while (count < ends.length && ends[count]! <= limit) count++;
+    if (count === 0) return;
+    const hits: string[] = [];
+    const spans = this.engine.spans(whole, hits, from);
+    const bounds = ends.slice(0, count);
+    for (const span of spans) {
+      for (let j = 0; j < bounds.length; j++) if (span.start < bounds[j]! && span.end > bounds[j]!) bounds[j] = span.start;
+    }
+    for (let j = 1; j < bounds.length; j++) if (bounds[j]! < bounds[j - 1]!) bounds[j] = bounds[j - 1]!;
+    let start = from;
+    let spanAt = 0;
+    for (let j = 0; j < count; j++) {
+      const item = chain.items[j]!;
+      const stop = bounds[j]!;
+      const own: Span[] = [];
+      const names: string[] = [];
+      while (spanAt < spans.length && spans[spanAt]!.end <= stop) {
+        const span = spans[spanAt++]!;
+        if (span.start >= start) {
+          own.push(span);
+          names.push(span.rule);
+        }
+      }
+      this.resolve(item, whole, start, stop, own, names);
+      start = stop;
+    }
+    const released = chain.items.splice(0, count);
+    for (const item of released) {
+      chain.chars -= item.text.length;
+      this.heldChars -= item.text.length;
+    }
+    if (chain.items.length > 0) {
+      // Text that a crossing finding moved back joins the first held piece.
+      const first = chain.items[0]!;
+      const moved = whole.slice(start, ends[count - 1]!);
+      first.text = moved + first.text;
+      chain.chars += moved.length;
+      this.heldChars += moved.length;
+      chain.left = whole.slice(Math.max(0, start - CONTEXT), start);
+    } else {
+      this.held.delete(chain.key);
+    }
   }
 
   /** Releases the held pieces that an event of `type` ends. */
@@ -179,7 +227,7 @@ export class DeltaStreams {
     if (this.held.size === 0 || !FLUSH_TYPES.has(type)) return;
     let ended: Held[];
     if (type === 'result') ended = [...this.held.values()];
-    else if (TURN_END_TYPES.has(type)) ended = [...this.held.values()].filter((h) => h.piece.ids.thread === thread && h.piece.ids.turn === turn);
+    else if (TURN_END_TYPES.has(type)) ended = [...this.held.values()].filter((h) => h.items[0]!.piece.ids.thread === thread && h.items[0]!.piece.ids.turn === turn);
     else {
       const streamType = type === 'agent_message_final' ? 'agent_message_delta' : type.startsWith('tool_') ? 'tool_output_delta' : 'command_output_delta';
       const one = this.held.get(keyOf(streamType));
@@ -195,14 +243,10 @@ export class DeltaStreams {
     this.drain(emit);
   }
 
-  /** A held piece without continuation: redacted alone. */
-  private release(held: Held): void {
-    this.held.delete(held.key);
-    this.heldChars -= held.text.length;
-    const context = held.left + held.text;
-    const hits: string[] = [];
-    const spans = this.engine.spans(context, hits, held.left.length);
-    this.resolve(held, context, held.left.length, context.length, spans, hits);
+  /** A chain without continuation: everything goes out. */
+  private release(chain: Held): void {
+    this.settle(chain, true);
+    this.held.delete(chain.key);
   }
 
   private releaseOldest(emit: (o: Output) => void): void {
@@ -212,19 +256,18 @@ export class DeltaStreams {
   }
 
   /** Makes a piece's entry ready: `text[from, to)` with `spans` applied is its delta. */
-  private resolve(held: Held, text: string, from: number, to: number, spans: readonly Span[], hits: readonly string[]): void {
-    const { piece } = held;
-    const all = piece.hits.concat(hits);
-    this.record(piece.ids.type, all, piece.where);
+  private resolve(item: Item, text: string, from: number, to: number, spans: readonly Span[], hits: readonly string[]): void {
+    const { piece } = item;
+    this.record(piece.ids.type, piece.hits.concat(hits), piece.where);
     let literal: string;
-    if (held.own && to - from === piece.text.length) {
+    if (text.slice(from, to) === piece.text) {
       const shifted = spans.map((s) => ({ ...s, start: s.start - from, end: s.end - from }));
       literal = shifted.length === 0 ? piece.literal : piece.inPlace ? piece.inPlace(shifted) : encodeDelta(applySpans(piece.text, shifted), piece.go);
     } else {
       literal = encodeDelta(applySpans(text.slice(0, to), spans, from), piece.go);
     }
-    held.entry.out = piece.finish(literal);
-    held.entry.ready = true;
+    item.entry.out = piece.finish(literal);
+    item.entry.ready = true;
   }
 
   private drain(emit: (o: Output) => void): void {

@@ -17,6 +17,7 @@ export const PLACEHOLDER_ONLY = new RegExp(`^(?:${PLACEHOLDER_PATTERN}|~)$`);
 /** Makes placeholders, plain or keyed. */
 export class Placeholders {
   private readonly hashes = new Map<string, string>();
+  private readonly plain = new Map<string, string>();
 
   constructor(
     private readonly pseudonymize: boolean,
@@ -27,8 +28,11 @@ export class Placeholders {
   make(kind: RuleKind, name: string, value: string): string {
     if (!this.pseudonymize) {
       switch (kind) {
-        case 'secret':
-          return `<secret:${name}>`;
+        case 'secret': {
+          let text = this.plain.get(name);
+          if (text === undefined) this.plain.set(name, (text = `<secret:${name}>`));
+          return text;
+        }
         case 'home':
         case 'root':
           return '~';

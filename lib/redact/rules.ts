@@ -70,8 +70,20 @@ const NOT_KEY = `(?!${KEY_WORD}${KEY_SUFFIX}[ \\t]{0,8}(?:::=|:=|\\?=|[:=]))`;
 /** Longest value taken after a key name. */
 const VALUE_MAX = 4096;
 
+/**
+ * A key whose last word says it holds something about a secret, not the
+ * secret: `credentialsId`, `UserSecretsId`, `TOKEN_URL`, `authSource`,
+ * `password_file`. Checked right after the key (a lookbehind). `secret_id`
+ * (Vault) stays a secret.
+ */
+const NOT_ID_KEY =
+  `(?<!(?<!${caseless('secret')}[_.-]?)(?:[Ii][Dd]|IDS?|[Ii]ds)|${['name', 'url', 'uri', 'path', 'file', 'type', 'length', 'count', 'env', 'limit', 'source', 'size', 'ttl', 'mode', 'format', 'header', 'field', 'label', 'store', 'hash', 'provider', 'endpoint', 'host', 'expiry', 'version', 'policy', 'min', 'max'].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${caseless(w.slice(1))}`).join('|')})`;
+
 /** Matches a whole object key that names a secret (for structured values). */
 export const SECRET_KEY_NAME = new RegExp(`${NAME_BOUNDARY}${KEY_WORD}(?![a-z])`);
+
+/** True for a key that does not end with a word saying it is about a secret (an id, a URL, a name...). */
+export const NOT_ABOUT_SECRET = new RegExp(`${NOT_ID_KEY}$`);
 
 /** Characters of a user name in a home path (no trailing dot). */
 const USER_CHAR = 'A-Za-z0-9_\\-\\u0080-\\uFFFF';
@@ -115,7 +127,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'authorization',
     description: 'Authorization header values, whatever the scheme (Bearer, Basic, Token 2|...)',
-    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
+    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?![=|])(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
     markers: ['authorization'],
     keepSettings: true,
     // Covered by the key-value partial.
@@ -123,28 +135,29 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'key-value',
     description: 'values of XML elements naming a secret (<apiToken>...</apiToken>)',
-    pattern: `(?<=<[A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}>(?!${PLACEHOLDER_START})(?<secret>[^<>\\s][^<>]{0,${VALUE_MAX - 1}})</`,
+    pattern: `(?<=<[A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}>(?!${PLACEHOLDER_START})(?<secret>[^<>\\s][^<>]{0,${VALUE_MAX - 1}})</`,
     markers: KEY_MARKERS,
     keepSettings: true,
   },
   {
     name: 'key-value',
     description: 'XML attributes: key="apiToken" value="..."',
-    pattern: `(?<=\\b(?:key|name|id)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["'][A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}\\\\?["'][ \\t]{1,8}(?:value|content|password)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    pattern: `(?<=\\b(?:key|name|id)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["'][A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}\\\\?["'][ \\t]{1,8}(?:value|content|password)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
     markers: KEY_MARKERS,
     keepSettings: true,
   },
   {
     name: 'key-value',
     description: 'a quoted value passed with a key naming a secret (System.setProperty("X_TOKEN", "..."), setenv(...))',
-    pattern: `(?<=\\(\\s{0,4}\\\\?["'][A-Za-z0-9_.-]{0,64})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}\\\\?["'][ \\t]{0,8},[ \\t]{0,8}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    pattern: `(?<=\\(\\s{0,4}\\\\?["'][A-Za-z0-9_.-]{0,64})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}\\\\?["'][ \\t]{0,8},[ \\t]{0,8}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
     markers: KEY_MARKERS,
     keepSettings: true,
   },
   {
     name: 'key-value',
     description: 'quoted values after a key naming a secret ("password": "...", token=\'...\', $x .= "...")',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}\\\\?["'\`](?!-----BEGIN)${NOT_PLACEHOLDER}(?<secret>[^"'\`\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    // One alternative per quote character: a value may hold the other quotes (`'"user:pass"'`).
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}${KEY_SEPARATOR}(?:\\\\?'(?=[^'\\\\\\r\\n])|\\\\?"(?=[^"\\\\\\r\\n]))(?!-----BEGIN)${NOT_PLACEHOLDER}(?<secret>(?<=')[^'\\\\\\r\\n]{1,${VALUE_MAX}}|(?<=")[^"\\\\\\r\\n]{1,${VALUE_MAX}})`,
     markers: KEY_MARKERS,
     keepSettings: true,
     partial:
@@ -158,7 +171,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'key-value',
     description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ..., --token ...)',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN)${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}})`,
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN[A-Z0-9 ]{0,40}PRIVATE|\\$[{(A-Za-z_0-9]|\\{|%[A-Za-z_]|[=:])${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}}(?:'[^'\\s\\\\]{1,256}'|"[^"\\s\\\\]{1,256}")?)`,
     markers: KEY_MARKERS,
     keepSettings: true,
   },
@@ -179,7 +192,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'cli-password',
     description: 'the password after -u USER -p (mysql, docker login, ...)',
-    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>-][^\\s:'"<>]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?!-)${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>-][^\\s:'"<>]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?:(?!-)|(?=-[^\\s'"]{11}))${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,${VALUE_MAX}})`,
     markers: ['-u', '--user'],
     keepSettings: true,
   },

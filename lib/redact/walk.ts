@@ -11,7 +11,7 @@
 import { applySpans, type Redactor, type Span } from './engine.js';
 import { PLACEHOLDER_ONLY } from './placeholders.js';
 import { PLACEHOLDER_PATTERN } from './rule-spec.js';
-import { SECRET_KEY_NAME } from './rules.js';
+import { NOT_ABOUT_SECRET, SECRET_KEY_NAME } from './rules.js';
 import { isConfigValue } from './values.js';
 import { View } from './view.js';
 
@@ -42,7 +42,8 @@ const PLACEHOLDERS = new RegExp(PLACEHOLDER_PATTERN, 'g');
 export function namesSecret(key: string): boolean {
   const known = keyCache.get(key);
   if (known !== undefined) return known;
-  const names = SECRET_KEY_NAME.test(key.includes('<') ? key.replace(PLACEHOLDERS, ' ') : key);
+  const plain = key.includes('<') ? key.replace(PLACEHOLDERS, ' ') : key;
+  const names = SECRET_KEY_NAME.test(plain) && NOT_ABOUT_SECRET.test(plain);
   if (key.length <= 64) {
     if (keyCache.size >= 4096) keyCache.clear();
     keyCache.set(key, names);
@@ -253,8 +254,22 @@ function stringValue(src: string, a: number, b: number, key: string | undefined,
 
 /** Go's json.Encoder escapes these; a patched line keeps that style. */
 export function goEscape(text: string): string {
-  return text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (text.length <= 96) {
+    // Placeholders: few distinct texts, written many times.
+    let escaped = goCache.get(text);
+    if (escaped === undefined) {
+      escaped = text.replace(GO_ESCAPED, goChar);
+      if (goCache.size >= 1024) goCache.clear();
+      goCache.set(text, escaped);
+    }
+    return escaped;
+  }
+  return text.replace(GO_ESCAPED, goChar);
 }
+
+const GO_ESCAPED = /[<>&\u2028\u2029]/g;
+const goChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const goCache = new Map<string, string>();
 
 /** Applies patches (sorted, disjoint) to `src`, Go-escaping their text when `go`. */
 export function applyPatches(src: string, patches: readonly Patch[], go: boolean): string {
