@@ -45,10 +45,10 @@ t.test('peer corpus: recall of every planting', async (t) => {
     'no survivor is the provider rules’ own gap',
   );
 
-  // Floors: measured with the provider rules and the redact-engine branch (merged 00:10 UTC); they only go up.
-  t.ok(s.caught / s.plantings >= 0.97, `overall recall ${pct(s.caught, s.plantings)} >= 97% (floor)`);
-  t.ok(s.selfCaught / s.selfPlantings >= 0.97, `self-prefixed recall ${pct(s.selfCaught, s.selfPlantings)} >= 97% (floor)`);
-  t.ok(s.selfSplitLeaked / Math.max(1, s.selfSplitCuts) <= 0.035, 'self-prefixed split cuts: at most 3.5% leak (floor; the three-piece release gap)');
+  // Floors: measured with the provider rules and the redact-engine branch (merged 00:40 UTC); they only go up.
+  t.ok(s.caught / s.plantings >= 0.989, `overall recall ${pct(s.caught, s.plantings)} >= 98.9% (floor)`);
+  t.ok(s.selfCaught / s.selfPlantings >= 0.998, `self-prefixed recall ${pct(s.selfCaught, s.selfPlantings)} >= 99.8% (floor)`);
+  t.ok(s.selfSplitLeaked / Math.max(1, s.selfSplitCuts) <= 0.001, 'self-prefixed split cuts: at most 0.1% leak (floor)');
   for (const position of ['bash_output', 'tool_arguments', 'command_completed', 'message_final', 'result_final_message', 'subagent_result', 'file_path']) {
     const p = s.perPosition[position]!;
     t.ok(p.caught / p.plantings >= 0.98, `${position}: ${pct(p.caught, p.plantings)} >= 98% (floor)`);
