@@ -107,6 +107,8 @@ function lookAlikes(k: number): string[] {
     `Task ${uuid()} done in ${k}.${k}s; cache key v1-deps-${hex(20, 'cache')}`,
     `skip_ssl = false; task_id = ${k}; ask-the-user; desk_top; risk_level=high; disk_usage=91%`,
     `See https://github.com/org/repo/commit/${hex(20, 'gh')} and https://gitlab.com/org/repo/-/merge_requests/${k}`,
+    `"buffer": "${'A'.repeat(60 + k)}B==", restored cache-key-${hex(16, 'ck')} and node-cache-Linux-x64-npm-${hex(32, 'npmc')}`,
+    `hf_${'read_'.repeat(3)}only_scope; sk_buff_head; glob_pattern; ask_${k}; AKIA is the prefix; sha256~ is the prefix`,
   ];
 }
 
