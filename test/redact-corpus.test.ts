@@ -45,10 +45,14 @@ t.test('peer corpus: recall of every planting', async (t) => {
     'no survivor is the provider rules’ own gap',
   );
 
-  // Floors: measured with the provider rules on the 0.1 engine; they only go up.
-  t.ok(s.caught / s.plantings >= 0.93, `overall recall ${pct(s.caught, s.plantings)} >= 93% (floor)`);
-  t.ok(s.selfCaught / s.selfPlantings >= 0.965, `self-prefixed recall ${pct(s.selfCaught, s.selfPlantings)} >= 96.5% (floor)`);
-  t.ok(s.selfSplitLeaked / Math.max(1, s.selfSplitCuts) <= 0.002, 'self-prefixed split cuts: at most 0.2% leak (floor)');
+  // Floors: measured with the provider rules and the redact-engine branch (merged 00:40 UTC); they only go up.
+  t.ok(s.caught / s.plantings >= 0.989, `overall recall ${pct(s.caught, s.plantings)} >= 98.9% (floor)`);
+  t.ok(s.selfCaught / s.selfPlantings >= 0.998, `self-prefixed recall ${pct(s.selfCaught, s.selfPlantings)} >= 99.8% (floor)`);
+  t.ok(s.selfSplitLeaked / Math.max(1, s.selfSplitCuts) <= 0.001, 'self-prefixed split cuts: at most 0.1% leak (floor)');
+  for (const position of ['bash_output', 'tool_arguments', 'command_completed', 'message_final', 'result_final_message', 'subagent_result', 'file_path']) {
+    const p = s.perPosition[position]!;
+    t.ok(p.caught / p.plantings >= 0.98, `${position}: ${pct(p.caught, p.plantings)} >= 98% (floor)`);
+  }
   // The targets of issue 11.
   t.ok(s.caught / s.plantings >= 0.99, 'overall recall >= 99%', { todo: 'engine gaps, see MISSES.md' });
   t.equal(s.selfCaught, s.selfPlantings, 'self-prefixed secrets: 100%, whole or split', { todo: 'engine gaps, see MISSES.md' });
@@ -103,6 +107,8 @@ function lookAlikes(k: number): string[] {
     `Task ${uuid()} done in ${k}.${k}s; cache key v1-deps-${hex(20, 'cache')}`,
     `skip_ssl = false; task_id = ${k}; ask-the-user; desk_top; risk_level=high; disk_usage=91%`,
     `See https://github.com/org/repo/commit/${hex(20, 'gh')} and https://gitlab.com/org/repo/-/merge_requests/${k}`,
+    `"buffer": "${'A'.repeat(60 + k)}B==", restored cache-key-${hex(16, 'ck')} and node-cache-Linux-x64-npm-${hex(32, 'npmc')}`,
+    `hf_${'read_'.repeat(3)}only_scope; sk_buff_head; glob_pattern; ask_${k}; AKIA is the prefix; sha256~ is the prefix`,
   ];
 }
 

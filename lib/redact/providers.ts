@@ -677,6 +677,8 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     description: 'Mailgun private and public keys (key-, pubkey- + 32 hex)',
     prefixes: ['pubkey-', 'key-'],
     body: `[0-9a-f]{32}${END}`,
+    // Not after `-` or `_`: `cache-key-<md5>` is a cache key.
+    edge: `(?<![A-Za-z0-9_-])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: '0-9a-f',
     max: 32,
   }),
@@ -769,7 +771,8 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     // The marker is 16 A of the 21: a piece's end is checked for a cut anchor
     // over its last 16 characters only.
     prefixes: ['AAAAAAAAAAAAAAAA'],
-    body: 'AAAAA[A-Za-z0-9%]{30,200}',
+    // Then a non-A and some lower case: a run of zero bytes in base64 is not a token.
+    body: 'AAAAAA{0,2}(?=[A-Za-z0-9%]{0,40}[a-z])[B-Za-z0-9%][A-Za-z0-9%]{29,199}',
     alphabet: 'A-Za-z0-9%',
     max: 205,
   }),
