@@ -5,6 +5,21 @@ import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
 
 const ruleNames = [...new Set(DEFAULT_RULES.map((r) => r.name))];
 
+/** Words joined with ', ' and wrapped at 78 columns (the rule list in --help). */
+function wrapList(lead: string, words: readonly string[]): string {
+  const lines: string[] = [];
+  let line = lead;
+  words.forEach((word, i) => {
+    const item = `${word}${i === words.length - 1 ? '.' : ','}`;
+    if (line.length + 1 + item.length > 78) {
+      lines.push(line);
+      line = `  ${item}`;
+    } else line = line === '' ? item : `${line} ${item}`;
+  });
+  lines.push(line);
+  return lines.join('\n');
+}
+
 export const spec: ToolSpec = {
   name: 'wuu-redact',
   summary: 'remove secrets and private paths, keep the stream valid',
@@ -17,11 +32,11 @@ addresses replaced by placeholders (<secret:RULE>, ~, <user>, <workspace>,
 An argument starting with '$' is a JSONPath whose values are censored
 ("<redacted>"); other arguments are input files.
 
-Built-in rules: ${ruleNames.join(', ')}.
+${wrapList('Built-in rules:', ruleNames)}
 
 Options:
       --remove           delete the fields the JSONPATHs select instead
-      --pattern NAME=RE  add a rule: matches of the regex RE become
+      --pattern NAME=RE  add a rule: matches of the RE2 regex RE become
                          <secret:NAME> (repeatable)
       --rules FILE       add the rules of a JSON file: [{"name": ..,
                          "pattern": .., "flags": ..}] (repeatable)
@@ -36,10 +51,12 @@ Options:
       --check            write nothing; print FILE:LINE: RULE on stderr for
                          each finding and exit 1 when there is any
 
+A secret split across delta pieces of one stream is caught: a piece that
+ends with a possible secret start waits for the next piece of its stream;
+the event count and order never change. User patterns run on RE2 (linear
+time). Lines over --max-line-bytes are redacted in a streaming pass.
 Invalid lines are dropped (the default) or, with --pass-invalid, redacted as
-text. A secret split across consecutive delta pieces is caught: a short tail
-that could begin a secret moves to the next piece of the same stream, or to
-an extra piece of the same type when the stream ends.
+text.
 
 Examples:
   wuu exec --json "fix the tests" | wuu-redact > share.jsonl

@@ -14,6 +14,7 @@
  * test/redact.test.ts checks the structure, bench/redact-adversarial.ts runs
  * every rule on 8 MiB adversarial strings.
  */
+import { RE2JS } from 're2js';
 
 /** One redaction rule. Built-in and user rules have the same shape. */
 export interface RuleSpec {
@@ -36,7 +37,10 @@ export interface RuleSpec {
   /**
    * Regex source that matches, at the END of a delta piece, a suffix that
    * could begin a match continued by the next piece. Without it a rule is
-   * covered by holding back a fixed tail of every piece.
+   * covered by holding back a fixed tail of every piece. A built-in partial
+   * must not match a line break unless its anchors are long ones
+   * (compile.ts: private keys, JWTs, key words): only the last line of a
+   * piece is searched for the others.
    */
   partial?: string;
   /**
@@ -51,6 +55,13 @@ export interface RuleSpec {
   partialReach?: number;
   /** One line for the man page and --help. */
   description?: string;
+  /**
+   * The match (its `secret` group) is kept when it looks like a setting or a
+   * reference rather than a secret: a small number (`TOKEN_LIMIT=4000`), an
+   * env-var name (`api_key_env: OPENAI_API_KEY`), a known word
+   * (`token_type: Bearer`), a mask (`****`). For rules keyed by a name.
+   */
+  keepSettings?: boolean;
   /** What the match is; built-ins only. Default `secret`. */
   kind?: RuleKind;
 }
@@ -290,6 +301,7 @@ export function checkRule(rule: unknown, where: string): RuleSpec {
   } catch (err) {
     throw new RuleError(`${where}: rule '${name}': ${(err as Error).message}`);
   }
+  linearCheck(pattern, `${where}: rule '${name}'`);
   if (partial !== undefined) {
     if (typeof partial !== 'string') throw new RuleError(`${where}: rule '${name}': "partial" must be a string`);
     try {
@@ -297,6 +309,7 @@ export function checkRule(rule: unknown, where: string): RuleSpec {
     } catch (err) {
       throw new RuleError(`${where}: rule '${name}': partial: ${(err as Error).message}`);
     }
+    linearCheck(partial, `${where}: rule '${name}': partial`);
   }
   if (markers !== undefined && (!Array.isArray(markers) || markers.some((m) => typeof m !== 'string' || m === '' || /[^\x20-\x7e]/.test(m)))) {
     throw new RuleError(`${where}: rule '${name}': "markers" must be a list of non-empty ASCII strings`);
@@ -306,6 +319,20 @@ export function checkRule(rule: unknown, where: string): RuleSpec {
   if (partial !== undefined) spec.partial = partial as string;
   if (markers !== undefined) spec.markers = markers as string[];
   return spec;
+}
+
+/**
+ * User patterns run on re2js (linear time, so no input can make them hang):
+ * refuse up front what RE2 cannot do, saying why.
+ */
+function linearCheck(pattern: string, what: string): void {
+  try {
+    RE2JS.compile(pattern);
+  } catch (err) {
+    throw new RuleError(
+      `${what}: ${(err as Error).message} (user patterns run on RE2, a linear-time engine without backreferences, lookahead or lookbehind)`,
+    );
+  }
 }
 
 /** Parses `NAME=REGEX` (from --pattern). */

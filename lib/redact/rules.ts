@@ -37,6 +37,7 @@ export const SECRET_KEY_WORDS: readonly string[] = Object.freeze([
   'authentication',
   'credential',
   'credentials',
+  'creds',
 ]);
 
 
@@ -50,14 +51,39 @@ const KEY_MARKERS = [...SECRET_KEY_WORDS];
 const NAME_BOUNDARY = `(?:(?<![A-Za-z])${NOT_AFTER_PLACEHOLDER}|(?<=[a-z])(?=[A-Z]))`;
 const KEY_WORD = `(?:${[...SECRET_KEY_WORDS].sort((a, b) => b.length - a.length).map(caseless).join('|')})`;
 const KEY_SUFFIX = '(?:[A-Z0-9_.-][A-Za-z0-9_.-]{0,32})?';
-const KEY_SEPARATOR = '(?:\\\\?["\'])?[ \\t]{0,4}(?::=|=>|[:=])[ \\t]{0,4}';
+/**
+ * Between a key and its value: a closing quote or bracket (`os.environ["X"] =`),
+ * any run of blanks, an optional declared type (`var x string =`,
+ * `const x: string =`), and an assignment operator of any common language
+ * (`=`, `:`, `:=`, `::=`, `?=`, `.=`, `+=`, `=>`, `||=`, `??=`, `<-`).
+ */
+const KEY_SEPARATOR =
+  '(?:\\\\?["\'`]\\]?)?[ \\t]{0,64}' +
+  '(?:(?::[ \\t]{0,4})?[A-Za-z_][A-Za-z0-9_.]{0,32}(?:\\[\\])?[ \\t]{1,8}(?=[:?.+|]{0,3}=))?' +
+  '(?:::=|:=|\\?\\?=|\\|\\|=|[?.+]=|=>|<-|[:=])[ \\t]{0,64}';
 /** The start of a placeholder: a value that is already one is left alone (idempotence). */
 const PLACEHOLDER_START = '<(?:secret|redacted|email|user|home|workspace|path)[:>]';
 const NOT_PLACEHOLDER = `(?!${PLACEHOLDER_START})`;
 const AUTH_SCHEME = '(?:[Bb]earer|BEARER|[Bb]asic|BASIC)';
+/** A value that is itself another key and its separator (`credential: password = S`): the inner key wins. */
+const NOT_KEY = `(?!${KEY_WORD}${KEY_SUFFIX}[ \\t]{0,8}(?:::=|:=|\\?=|[:=]))`;
+/** Longest value taken after a key name. */
+const VALUE_MAX = 4096;
+
+/**
+ * A key whose last word says it holds something about a secret, not the
+ * secret: `credentialsId`, `UserSecretsId`, `TOKEN_URL`, `authSource`,
+ * `password_file`. Checked right after the key (a lookbehind). `secret_id`
+ * (Vault) stays a secret.
+ */
+const NOT_ID_KEY =
+  `(?<!(?<!${caseless('secret')}[_.-]?)(?:[Ii][Dd]|IDS?|[Ii]ds)|${['name', 'url', 'uri', 'path', 'file', 'type', 'length', 'count', 'env', 'limit', 'source', 'size', 'ttl', 'mode', 'format', 'header', 'field', 'label', 'store', 'hash', 'provider', 'endpoint', 'host', 'expiry', 'version', 'policy', 'min', 'max'].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${caseless(w.slice(1))}`).join('|')})`;
 
 /** Matches a whole object key that names a secret (for structured values). */
 export const SECRET_KEY_NAME = new RegExp(`${NAME_BOUNDARY}${KEY_WORD}(?![a-z])`);
+
+/** True for a key that does not end with a word saying it is about a secret (an id, a URL, a name...). */
+export const NOT_ABOUT_SECRET = new RegExp(`${NOT_ID_KEY}$`);
 
 /** Characters of a user name in a home path (no trailing dot). */
 const USER_CHAR = 'A-Za-z0-9_\\-\\u0080-\\uFFFF';
@@ -79,81 +105,11 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
       '|-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,12}-----(?:(?!-----END)[\\s\\S]){0,16384}(?:-{1,5}(?:E(?:N(?:D[A-Z0-9 ]{0,64}-{0,5})?)?)?)?)',
   },
   {
-    name: 'anthropic-key',
-    description: 'Anthropic API keys (sk-ant-...)',
-    pattern: `${EDGE}sk-ant-[A-Za-z0-9_-]{16,256}`,
-    markers: ['sk-ant-'],
-    partial: `${EDGE}(?:${prefixPattern(['sk-'])}|sk-[A-Za-z0-9_-]{0,256})`,
-  },
-  {
-    name: 'stripe-key',
-    description: 'Stripe keys (sk_live_, rk_live_, pk_live_, and _test_)',
-    pattern: `${EDGE}[srp]k_(?:live|test)_[0-9A-Za-z]{10,247}`,
-    markers: ['sk_live_', 'rk_live_', 'pk_live_', 'sk_test_', 'rk_test_', 'pk_test_'],
-    partial: `${EDGE}(?:[srp](?:k(?:_(?:${prefixPattern(['live', 'test'])})?)?)?|[srp]k_(?:live|test)_[0-9A-Za-z]{0,247})`,
-  },
-  {
-    name: 'openai-key',
-    description: 'OpenAI-style API keys (sk-..., sk-proj-..., sk-svcacct-...)',
-    pattern: `${EDGE}sk-[A-Za-z0-9_-]{20,256}`,
-    markers: ['sk-'],
-    partial: `${EDGE}(?:${prefixPattern(['sk-'])}|sk-[A-Za-z0-9_-]{0,256})`,
-  },
-  {
-    name: 'github-token',
-    description: 'GitHub tokens (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_)',
-    pattern: `${EDGE}(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})`,
-    markers: ['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_', 'github_pat_'],
-    partial: `${EDGE}(?:${prefixPattern(['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_', 'github_pat_'])}|gh[pousr]_[A-Za-z0-9]{0,255}|github_pat_[A-Za-z0-9_]{0,255})`,
-  },
-  {
-    name: 'gitlab-token',
-    description: 'GitLab personal access tokens (glpat-)',
-    pattern: `${EDGE}glpat-[A-Za-z0-9_-]{20,255}`,
-    markers: ['glpat-'],
-    partial: `${EDGE}(?:${prefixPattern(['glpat-'])}|glpat-[A-Za-z0-9_-]{0,255})`,
-  },
-  {
-    name: 'slack-token',
-    description: 'Slack tokens (xoxa-, xoxb-, xoxp-, xoxo-, xoxs-, xoxr-)',
-    pattern: `${EDGE}xox[abposr]-[A-Za-z0-9-]{10,255}`,
-    markers: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-'],
-    partial: `${EDGE}(?:x(?:o(?:x(?:[abposr](?:-[A-Za-z0-9-]{0,255})?)?)?)?)`,
-  },
-  {
-    name: 'aws-access-key',
-    description: 'AWS access key ids (AKIA..., ASIA...)',
-    pattern: `(?<![A-Z0-9])${NOT_AFTER_PLACEHOLDER}(?:AKIA|ASIA)[A-Z0-9]{16,64}`,
-    markers: ['AKIA', 'ASIA'],
-    partial: `(?<![A-Z0-9])${NOT_AFTER_PLACEHOLDER}(?:${prefixPattern(['AKIA', 'ASIA'])}|(?:AKIA|ASIA)[A-Z0-9]{0,64})`,
-  },
-  {
     name: 'aws-secret-key',
     description: 'AWS secret access keys after a key name (aws_secret_access_key=...)',
     pattern: `${caseless('aws')}[A-Za-z0-9_.-]{0,32}${caseless('secret')}[A-Za-z0-9_.-]{0,32}${KEY_SEPARATOR}(?:\\\\?["'])?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
     markers: ['aws'],
     // Covered by the key-value partial: the key word `secret` is held back.
-  },
-  {
-    name: 'google-api-key',
-    description: 'Google API keys (AIza...)',
-    pattern: `${EDGE}AIza[0-9A-Za-z_-]{30,64}`,
-    markers: ['AIza'],
-    partial: `${EDGE}(?:${prefixPattern(['AIza'])}|AIza[0-9A-Za-z_-]{0,64})`,
-  },
-  {
-    name: 'npm-token',
-    description: 'npm access tokens (npm_...)',
-    pattern: `${EDGE}npm_[A-Za-z0-9]{30,255}`,
-    markers: ['npm_'],
-    partial: `${EDGE}(?:${prefixPattern(['npm_'])}|npm_[A-Za-z0-9]{0,255})`,
-  },
-  {
-    name: 'huggingface-token',
-    description: 'Hugging Face tokens (hf_...)',
-    pattern: `${EDGE}hf_[A-Za-z0-9]{30,255}`,
-    markers: ['hf_'],
-    partial: `${EDGE}(?:${prefixPattern(['hf_'])}|hf_[A-Za-z0-9]{0,255})`,
   },
   {
     name: 'jwt',
@@ -170,26 +126,75 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   },
   {
     name: 'authorization',
-    description: 'Authorization header values, whatever the scheme',
-    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?<secret>[A-Za-z0-9._~+/=-]{1,4096})(?![A-Za-z0-9._~+/=-]|[ \\t]{1,4}<)`,
+    description: 'Authorization header values, whatever the scheme (Bearer, Basic, Token 2|...)',
+    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?![=|])(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
     markers: ['authorization'],
+    keepSettings: true,
     // Covered by the key-value partial.
   },
   {
     name: 'key-value',
-    description: 'quoted values after a key naming a secret ("password": "...", token=\'...\')',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,512})`,
+    description: 'values of XML elements naming a secret (<apiToken>...</apiToken>)',
+    pattern: `(?<=<[A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}>(?!${PLACEHOLDER_START})(?<secret>[^<>\\s][^<>]{0,${VALUE_MAX - 1}})</`,
     markers: KEY_MARKERS,
-    partial:
-      `${NAME_BOUNDARY}(?:${prefixPattern(SECRET_KEY_WORDS, { caseless: true })}` +
-      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'])?[ \\t]{0,4}(?:[:=]{1,2}|=>)?[ \\t]{0,4}\\\\?["'][^"'\\\\\\r\\n]{0,512}` +
-      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'])?[ \\t]{0,4}(?:(?:[:=]{1,2}|=>)[ \\t]{0,4}\\\\?[^\\s"'\\\\&,;<>)\\]}]{0,512})?)`,
+    keepSettings: true,
   },
   {
     name: 'key-value',
-    description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ...)',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t])(?<secret>[^\\s"'\\\\&,;<>)\\]}]{1,512})`,
+    description: 'XML attributes: key="apiToken" value="..."',
+    pattern: `(?<=\\b(?:key|name|id)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["'][A-Za-z0-9_.:-]{0,40})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}\\\\?["'][ \\t]{1,8}(?:value|content|password)[ \\t]{0,4}=[ \\t]{0,4}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
     markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'key-value',
+    description: 'a quoted value passed with a key naming a secret (System.setProperty("X_TOKEN", "..."), setenv(...))',
+    pattern: `(?<=\\(\\s{0,4}\\\\?["'][A-Za-z0-9_.-]{0,64})${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}\\\\?["'][ \\t]{0,8},[ \\t]{0,8}\\\\?["']${NOT_PLACEHOLDER}(?<secret>[^"'\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'key-value',
+    description: 'quoted values after a key naming a secret ("password": "...", token=\'...\', $x .= "...")',
+    // One alternative per quote character: a value may hold the other quotes (`'"user:pass"'`).
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}${KEY_SEPARATOR}(?:\\\\?'(?=[^'\\\\\\r\\n])|\\\\?"(?=[^"\\\\\\r\\n]))(?!-----BEGIN)${NOT_PLACEHOLDER}(?<secret>(?<=')[^'\\\\\\r\\n]{1,${VALUE_MAX}}|(?<=")[^"\\\\\\r\\n]{1,${VALUE_MAX}})`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+    partial:
+      `${NAME_BOUNDARY}(?:${prefixPattern(SECRET_KEY_WORDS, { caseless: true })}` +
+      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'\`]\\]?)?[ \\t]{0,64}[:=?.+|<>-]{0,3}[ \\t]{0,64}\\\\?["'\`][^"'\`\\\\\\r\\n]{0,${VALUE_MAX}}` +
+      `|${KEY_WORD}${KEY_SUFFIX}(?:\\\\?["'\`]\\]?)?[ \\t]{0,64}(?:[:=?.+|<>-]{1,3}[ \\t]{0,64}(?:[A-Za-z]{1,20}[ \\t]{1,4})?\\\\?[^\\s"'\\\\&,;<>)\\]}]{0,${VALUE_MAX}})?` +
+      `|-(?:u|-user)[ \\t]{1,4}['"]?[^\\s'"]{0,256}(?:['"]?[ \\t]{1,4}(?:-p?|--?(?:p(?:a(?:s(?:s(?:w(?:o(?:r(?:d)?)?)?)?)?)?)?)?)(?:[ \\t]{1,4}|=)?['"]?[^\\s'"]{0,256})?)`,
+    partialAnchors: [...KEY_MARKERS, '-u', '--user'],
+    partialReach: 0,
+  },
+  {
+    name: 'key-value',
+    description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ..., --token ...)',
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN[A-Z0-9 ]{0,40}PRIVATE|\\$[{(A-Za-z_0-9]|\\{|%[A-Za-z_]|[=:])${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}}(?:'[^'\\s\\\\]{1,256}'|"[^"\\s\\\\]{1,256}")?)`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'key-value',
+    description: 'command-line flags naming a secret followed by their value (--password S, --api-token S)',
+    pattern: `(?<=--[A-Za-z0-9-]{0,32})${NAME_BOUNDARY}${KEY_WORD}(?:-[A-Za-z0-9-]{1,32})?[ \\t]{1,4}['"]?(?!-)${NOT_PLACEHOLDER}(?<secret>[^\\s'"\`\\\\;&|<>]{1,${VALUE_MAX}})`,
+    markers: KEY_MARKERS,
+    keepSettings: true,
+  },
+  {
+    name: 'cli-password',
+    description: 'user:password after -u/--user (curl -u user:pass)',
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>]{1,256}:${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,256})`,
+    markers: ['-u', '--user'],
+    keepSettings: true,
+  },
+  {
+    name: 'cli-password',
+    description: 'the password after -u USER -p (mysql, docker login, ...)',
+    pattern: `(?<![A-Za-z0-9_-])(?:-u|--user(?:name)?)(?:[ \\t]{1,4}|=)['"]?[^\\s:'"<>-][^\\s:'"<>]{0,255}['"]?[ \\t]{1,4}(?:-p|--password(?:[ \\t]{1,4}|=))[ \\t]{0,4}['"]?(?:(?!-)|(?=-[^\\s'"]{11}))${NOT_PLACEHOLDER}(?<secret>[^\\s'"]{1,${VALUE_MAX}})`,
+    markers: ['-u', '--user'],
+    keepSettings: true,
   },
   {
     name: 'authorization',
@@ -201,11 +206,11 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'url-password',
     description: 'passwords in URLs (scheme://user:password@host)',
-    pattern: `(?:://|^//)[^\\s/:@"'<>]{0,256}:(?!~)(?<secret>[^\\s/@"'<>]{1,256})@`,
+    pattern: `(?:://|^//)[^\\s/:@"'<>]{0,256}:(?!~)(?<secret>[^\\s/@"'<>~]{1,256})@`,
     markers: ['//'],
     reach: 1,
-    partialAnchors: [':/'],
-    partial: `:/(?:/(?:[^\\s/:@"'<>]{0,256}(?::[^\\s/@"'<>]{0,256})?)?)?`,
+    partialAnchors: [':'],
+    partial: `:(?:/(?:/(?:[^\\s/:@"'<>]{0,256}(?::[^\\s/@"'<>]{0,256})?)?)?)?`,
   },
 ] satisfies RuleSpec[]);
 

@@ -1,0 +1,298 @@
+/**
+ * The event walk: finds what to redact in a line's JSON TEXT and patches
+ * only those bytes. Every string literal (key or value, at any depth) is
+ * decoded into a view with a map from view offsets back to the encoded text;
+ * a string that holds JSON (`arguments`) is walked the same way, one level of
+ * encoding deeper. Findings are mapped back through each level and replace
+ * exactly the encoded characters they cover, so numbers beyond 2^53, `1.50`,
+ * key order, layout and a final newline inside `arguments` all survive.
+ * Iterative (an explicit stack), so no nesting depth can overflow the stack.
+ */
+import { applySpans, type Redactor, type Span } from './engine.js';
+import { PLACEHOLDER_ONLY } from './placeholders.js';
+import { PLACEHOLDER_PATTERN } from './rule-spec.js';
+import { NOT_ABOUT_SECRET, SECRET_KEY_NAME } from './rules.js';
+import { isConfigValue } from './values.js';
+import { View } from './view.js';
+
+/** One replacement in encoded text: `[start, end)` becomes `text`. */
+export type Patch = Span;
+
+/** JSON nested in strings is walked this many levels deep; deeper text is plain text. */
+const MAX_LEVEL = 8;
+
+/** Top-level field names of the wire format: never rewritten as keys. */
+export const WIRE_FIELDS: ReadonlySet<string> = new Set(
+  (
+    'type thread_id turn_id item_id agent_id run_id protocol_version provider model effort variant max_parallel ' +
+    'workspace_root permissions cwd delta message input_tokens output_tokens cache_creation_tokens cache_read_tokens ' +
+    'trace_path awaiting_auto_continuation error reason name arguments status command process_id tool_name path action ' +
+    'move_path old_file_sha new_file_sha workspace_revision patch_journal_path manifest_path agent_type task_name ' +
+    'agent_profile agent_path parent_id description result result_path result_bytes result_truncated todo step_index ' +
+    'protocol transport replay_mode previous_response_id_used connection_reused diagnostic transport_failure_phase ' +
+    'fallback_transport events_emitted fallback_active fallback_reason fallback_pin_status fallback_retry_after_ms ' +
+    'fallback_ttl_ms input_items full_input_items delta_input_items message_count tool_count system_hash system_bytes ' +
+    'stable_prefix_hash turn_prefix_hash tool_surface_hash prompt_cache_key system_sections retrying final_message structured_result'
+  ).split(' '),
+);
+
+const PLACEHOLDERS = new RegExp(PLACEHOLDER_PATTERN, 'g');
+
+/** Whether an object key names a secret (a placeholder inside it does not count). */
+export function namesSecret(key: string): boolean {
+  const known = keyCache.get(key);
+  if (known !== undefined) return known;
+  const plain = key.includes('<') ? key.replace(PLACEHOLDERS, ' ') : key;
+  const names = SECRET_KEY_NAME.test(plain) && NOT_ABOUT_SECRET.test(plain);
+  if (key.length <= 64) {
+    if (keyCache.size >= 4096) keyCache.clear();
+    keyCache.set(key, names);
+  }
+  return names;
+}
+
+/** Keys repeat across events: their verdicts are kept (bounded). */
+const keyCache = new Map<string, boolean>();
+
+/** Whether a string's text looks like a JSON object, array or string (worth a walk). */
+export function looksLikeJson(text: string): boolean {
+  let a = 0;
+  while (a < text.length && text.charCodeAt(a) <= 0x20) a++;
+  let b = text.length - 1;
+  while (b > a && text.charCodeAt(b) <= 0x20) b--;
+  const first = text[a];
+  const last = text[b];
+  return b > a && ((first === '{' && last === '}') || (first === '[' && last === ']') || (first === '"' && last === '"'));
+}
+
+/** What the walk of one line needs. */
+export interface WalkOptions {
+  engine: Redactor;
+  hits: string[];
+  /** A top-level key whose string value is not walked; its literal span goes to `onSkipped`. */
+  skipKey?: string;
+  onSkipped?: (start: number, end: number) => void;
+  /** Censored top-level... (unused) */
+}
+
+/** Index of the quote closing the literal opened at `open`, or -1. */
+function closeQuote(src: string, open: number, to: number): number {
+  let at = open + 1;
+  for (;;) {
+    const quote = src.indexOf('"', at);
+    if (quote < 0 || quote >= to) return -1;
+    let slashes = 0;
+    for (let k = quote - 1; k > open && src.charCodeAt(k) === 0x5c; k--) slashes++;
+    if (slashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+const SCALAR = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
+
+const enum Expect {
+  Value,
+  ValueOrEnd,
+  Key,
+  KeyOrEnd,
+  Colon,
+  CommaOrEnd,
+  Done,
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Walks the JSON text `src[from, to)` and appends the patches for what it
+ * finds (in `src` offsets, sorted). Returns false, with nothing appended, when
+ * the text is not one JSON value.
+ */
+export function walkJson(src: string, from: number, to: number, level: number, options: WalkOptions, patches: Patch[]): boolean {
+  const mark = patches.length;
+  const hitMark = options.hits.length;
+  const fail = () => {
+    patches.length = mark;
+    options.hits.length = hitMark;
+    return false;
+  };
+  // Per open container: whether it is an object, and the key of the value being read.
+  const objects: boolean[] = [];
+  const keys: Array<string | undefined> = [];
+  let expect = Expect.Value;
+  let i = from;
+  while (i < to) {
+    const c = src.charCodeAt(i);
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    const depth = objects.length;
+    switch (expect) {
+      case Expect.Value:
+      case Expect.ValueOrEnd: {
+        if (c === 0x5d && expect === Expect.ValueOrEnd) {
+          objects.pop();
+          keys.pop();
+          i++;
+          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
+          continue;
+        }
+        if (c === 0x7b || c === 0x5b) {
+          objects.push(c === 0x7b);
+          keys.push(undefined);
+          expect = c === 0x7b ? Expect.KeyOrEnd : Expect.ValueOrEnd;
+          i++;
+          continue;
+        }
+        if (c === 0x22) {
+          const close = closeQuote(src, i, to);
+          if (close < 0) return fail();
+          const key = depth > 0 && objects[depth - 1] ? keys[depth - 1] : undefined;
+          if (level === 0 && depth === 1 && key !== undefined && key === options.skipKey) {
+            options.onSkipped?.(i, close + 1);
+          } else if (!stringValue(src, i + 1, close, key, level, options, patches)) {
+            return fail();
+          }
+          i = close + 1;
+          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
+          continue;
+        }
+        SCALAR.lastIndex = i;
+        const m = SCALAR.exec(src);
+        if (m === null) return fail();
+        i += m[0].length;
+        expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
+        continue;
+      }
+      case Expect.Key:
+      case Expect.KeyOrEnd: {
+        if (c === 0x7d && expect === Expect.KeyOrEnd) {
+          objects.pop();
+          keys.pop();
+          i++;
+          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
+          continue;
+        }
+        if (c !== 0x22) return fail();
+        const close = closeQuote(src, i, to);
+        if (close < 0) return fail();
+        const view = View.decode(src, i + 1, close);
+        if (view === undefined) return fail();
+        keys[depth - 1] = keyName(view, level === 0 && depth === 1, options, patches);
+        i = close + 1;
+        expect = Expect.Colon;
+        continue;
+      }
+      case Expect.Colon:
+        if (c !== 0x3a) return fail();
+        i++;
+        expect = Expect.Value;
+        continue;
+      case Expect.CommaOrEnd: {
+        const isObject = objects[depth - 1]!;
+        if (c === 0x2c) {
+          i++;
+          expect = isObject ? Expect.Key : Expect.Value;
+          continue;
+        }
+        if (c === (isObject ? 0x7d : 0x5d)) {
+          objects.pop();
+          keys.pop();
+          i++;
+          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
+          continue;
+        }
+        return fail();
+      }
+      default:
+        return fail();
+    }
+  }
+  return expect === Expect.Done ? true : fail();
+}
+
+/** Redacts a key's text (not a wire field of the top level); returns the key as judged for secrecy. */
+function keyName(view: View, top: boolean, options: WalkOptions, patches: Patch[]): string {
+  const key = view.text;
+  if (top && WIRE_FIELDS.has(key)) return key;
+  const spans = options.engine.spans(key, options.hits);
+  if (spans.length === 0) return key;
+  pushMapped(view, spans, patches);
+  // The redacted key is judged too: `AKIA…password` only names a password once
+  // its secret part became a placeholder, and a second pass would see it that way.
+  return namesSecret(key) ? key : applySpans(key, spans);
+}
+
+function pushMapped(view: View, spans: readonly Span[], patches: Patch[]): void {
+  for (const span of spans) patches.push({ start: view.rawOf(span.start), end: view.rawOf(span.end), text: span.text, rule: span.rule });
+}
+
+/** Handles a string value `src[a, b)` (the literal's body) under `key`. */
+function stringValue(src: string, a: number, b: number, key: string | undefined, level: number, options: WalkOptions, patches: Patch[]): boolean {
+  const view = View.decode(src, a, b);
+  if (view === undefined) return false;
+  const text = view.text;
+  if (text === '') return true;
+  const { engine, hits } = options;
+  if (level < MAX_LEVEL && looksLikeJson(text)) {
+    const inner: Patch[] = [];
+    if (walkJson(text, 0, text.length, level + 1, options, inner)) {
+      pushMapped(view, inner, patches);
+      return true;
+    }
+  }
+  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && !isConfigValue(text)) {
+    patches.push({ start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' });
+    hits.push('key-value');
+    return true;
+  }
+  pushMapped(view, engine.spans(text, hits), patches);
+  return true;
+}
+
+/** Go's json.Encoder escapes these; a patched line keeps that style. */
+export function goEscape(text: string): string {
+  if (text.length <= 96) {
+    // Placeholders: few distinct texts, written many times.
+    let escaped = goCache.get(text);
+    if (escaped === undefined) {
+      escaped = text.replace(GO_ESCAPED, goChar);
+      if (goCache.size >= 1024) goCache.clear();
+      goCache.set(text, escaped);
+    }
+    return escaped;
+  }
+  return text.replace(GO_ESCAPED, goChar);
+}
+
+const GO_ESCAPED = /[<>&\u2028\u2029]/g;
+const goChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const goCache = new Map<string, string>();
+
+/** Applies patches (sorted, disjoint) to `src`, Go-escaping their text when `go`. */
+export function applyPatches(src: string, patches: readonly Patch[], go: boolean): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const p of patches) {
+    if (p.start < last) continue;
+    parts.push(src.slice(last, p.start), go ? goEscape(p.text) : p.text);
+    last = p.end;
+  }
+  parts.push(src.slice(last));
+  return parts.join('');
+}
+
+/** `src.slice(a, b)` with the patches that fall inside it applied. */
+export function applyRange(src: string, a: number, b: number, patches: readonly Patch[], go: boolean): string {
+  const parts: string[] = [];
+  let last = a;
+  for (const p of patches) {
+    if (p.start < last || p.end > b) continue;
+    parts.push(src.slice(last, p.start), go ? goEscape(p.text) : p.text);
+    last = p.end;
+  }
+  parts.push(src.slice(last, b));
+  return parts.join('');
+}

@@ -1,0 +1,164 @@
+/**
+ * wuu-redact against a peer secret corpus (gitleaks' rule samples and
+ * secretlint's fixtures, built by test/fixtures/redact/corpus/build.mjs),
+ * planted in every position a secret reaches in a `wuu exec --json` stream
+ * (see test/redact-corpus-lib.ts), and against clean streams full of
+ * look-alikes and both peers' false-positive samples.
+ *
+ * Recall targets (issue 11): >= 99% of plantings overall and 100% for
+ * secrets carrying their own prefix, whole or split. Until the engine work
+ * lands the targets are `todo`; what is enforced now: every survivor belongs
+ * to a known gap class with its reason and owner (listed in
+ * test/fixtures/redact/corpus/MISSES.md), and recall never falls below the
+ * floors measured with the provider rules.
+ */
+import t from 'tap';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { changedTexts, cleanStream, CORPUS_DIR, falsePositiveChanges, gapClass, GAP_CLASSES, isSelfPrefixed, loadCorpus, measure, redactLines, summarize, survivorKey } from './redact-corpus-lib.js';
+
+const { secrets, falsePositives } = loadCorpus();
+
+t.test('peer corpus: recall of every planting', async (t) => {
+  const m = measure(secrets);
+  const s = summarize(m);
+  const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
+  t.comment(
+    `${s.secrets} secrets, ${s.providers} providers, ${s.plantings} plantings, ${m.events} events; ` +
+      `recall ${pct(s.caught, s.plantings)}, self-prefixed ${pct(s.selfCaught, s.selfPlantings)}, ` +
+      `split cuts leaked ${s.splitLeaked}/${s.splitCuts} (self-prefixed ${s.selfSplitLeaked}/${s.selfSplitCuts})`,
+  );
+  t.ok(s.secrets >= 500 && s.providers >= 200, 'the corpus is the full peer corpus');
+  t.ok(m.excluded.length <= 5, 'only a handful of samples are excluded as non-secrets');
+
+  // Every survivor is a known gap, with its reason.
+  const unexplained = m.results.filter((r) => !r.caught && gapClass(r) === undefined).map(survivorKey);
+  t.same(unexplained, [], 'every survivor belongs to a known gap class (see MISSES.md)');
+  const perClass = new Map<string, number>();
+  for (const r of m.results) if (!r.caught) perClass.set(gapClass(r)?.id ?? '?', (perClass.get(gapClass(r)?.id ?? '?') ?? 0) + 1);
+  for (const g of GAP_CLASSES) t.comment(`known gap ${g.id} (${g.owner}): ${perClass.get(g.id) ?? 0} plantings - ${g.reason}`);
+  // No provider-owned gap: the provider rules take every self-prefixed secret the engine lets them see.
+  t.equal(
+    m.results.filter((r) => !r.caught && gapClass(r)?.owner === 'providers').length,
+    0,
+    'no survivor is the provider rules’ own gap',
+  );
+
+  // Floors: measured with the provider rules and the redact-engine branch (merged 00:40 UTC); they only go up.
+  t.ok(s.caught / s.plantings >= 0.989, `overall recall ${pct(s.caught, s.plantings)} >= 98.9% (floor)`);
+  t.ok(s.selfCaught / s.selfPlantings >= 0.998, `self-prefixed recall ${pct(s.selfCaught, s.selfPlantings)} >= 99.8% (floor)`);
+  t.ok(s.selfSplitLeaked / Math.max(1, s.selfSplitCuts) <= 0.001, 'self-prefixed split cuts: at most 0.1% leak (floor)');
+  for (const position of ['bash_output', 'tool_arguments', 'command_completed', 'message_final', 'result_final_message', 'subagent_result', 'file_path']) {
+    const p = s.perPosition[position]!;
+    t.ok(p.caught / p.plantings >= 0.98, `${position}: ${pct(p.caught, p.plantings)} >= 98% (floor)`);
+  }
+  // The targets of issue 11.
+  t.ok(s.caught / s.plantings >= 0.99, 'overall recall >= 99%', { todo: 'engine gaps, see MISSES.md' });
+  t.equal(s.selfCaught, s.selfPlantings, 'self-prefixed secrets: 100%, whole or split', { todo: 'engine gaps, see MISSES.md' });
+
+  // Per provider: a self-prefixed provider is never left wholly unredacted.
+  const perSecret = new Map<string, { total: number; caught: number }>();
+  for (const r of m.results) {
+    if (!isSelfPrefixed(r.entry.secret)) continue;
+    const v = perSecret.get(r.entry.secret) ?? { total: 0, caught: 0 };
+    v.total++;
+    if (r.caught) v.caught++;
+    perSecret.set(r.entry.secret, v);
+  }
+  const never = [...perSecret].filter(([, v]) => v.caught === 0).map(([k]) => k.slice(0, 40));
+  t.same(never, [], 'every self-prefixed secret is caught in most positions');
+});
+
+// ---------------------------------------------------------------------------
+// False positives
+
+/** Deterministic pseudo-random bytes (a seed per call site). */
+function bytes(seed: string, n: number): Buffer {
+  const out = Buffer.alloc(n);
+  let block = crypto.createHash('sha256').update(seed).digest();
+  for (let i = 0; i < n; i++) {
+    if (i % 32 === 0 && i > 0) block = crypto.createHash('sha256').update(block).digest();
+    out[i] = block[i % 32]!;
+  }
+  return out;
+}
+
+/** Text full of things that look like secrets and are not. */
+function lookAlikes(k: number): string[] {
+  const hex = (n: number, s: string) => bytes(`${k}${s}`, n).toString('hex');
+  const uuid = () => {
+    const h = hex(16, 'u');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  };
+  const b64 = (n: number, s: string) => bytes(`${k}${s}`, n).toString('base64');
+  return [
+    `commit ${hex(20, 'c')}\nAuthor: Dev Team\nMerge: ${hex(4, 'm1').slice(0, 7)} ${hex(4, 'm2').slice(0, 7)}`,
+    `${hex(20, 'sha1')}  refs/heads/main\n${hex(32, 'sha256')}  dist/app-${k}.tar.gz`,
+    `sha256:${hex(32, 'img')} docker.io/library/node@sha256:${hex(32, 'd')}`,
+    `request-id: ${uuid()} trace ${uuid()} session ${uuid()}`,
+    `<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk${b64(48, 'png').replace(/[+/=]/g, 'A')}AAAAAElFTkSuQmCC">`,
+    `"integrity": "sha512-${b64(64, 'npm')}",\n"resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.${k}.tgz"`,
+    `golang.org/x/net v0.${k}.0 h1:${b64(32, 'gosum')}\ngolang.org/x/net v0.${k}.0/go.mod h1:${b64(32, 'gomod')}`,
+    `node v20.${k}.1, npm 10.2.${k}, typescript@5.9.${k}-beta.1, release v1.2.3-rc.4+build.${hex(3, 'b')}`,
+    `.btn { color: #${hex(3, 'css1')}; background: #${hex(4, 'css2')}; border-color: #abc; }`,
+    `ETag: "${hex(16, 'etag')}"\nX-Request-Id: req_${hex(12, 'req')}\nContent-MD5: ${b64(16, 'md5')}`,
+    `package-lock: lockfileVersion 3, ${k} packages; yarn.lock checksum ${hex(64, 'yarn')}`,
+    `Task ${uuid()} done in ${k}.${k}s; cache key v1-deps-${hex(20, 'cache')}`,
+    `skip_ssl = false; task_id = ${k}; ask-the-user; desk_top; risk_level=high; disk_usage=91%`,
+    `See https://github.com/org/repo/commit/${hex(20, 'gh')} and https://gitlab.com/org/repo/-/merge_requests/${k}`,
+    `"buffer": "${'A'.repeat(60 + k)}B==", restored cache-key-${hex(16, 'ck')} and node-cache-Linux-x64-npm-${hex(32, 'npmc')}`,
+    `hf_${'read_'.repeat(3)}only_scope; sk_buff_head; glob_pattern; ask_${k}; AKIA is the prefix; sha256~ is the prefix`,
+  ];
+}
+
+t.test('clean streams full of look-alikes are left byte for byte', async (t) => {
+  const texts: string[] = [];
+  for (let k = 0; k < 40; k++) texts.push(...lookAlikes(k));
+  const input = cleanStream(texts);
+  const output = redactLines(input);
+  t.same(changedTexts(input, output).slice(0, 10), [], `${texts.length} look-alike texts in ${input.length} events: no change`);
+  // Events that are not deltas are written as their bytes.
+  const plain = input.filter((l) => !l.includes('_delta"'));
+  const plainOut = new Set(output.filter((l) => !l.includes('_delta"')));
+  t.equal(plain.filter((l) => !plainOut.has(l)).length, 0, 'every non-delta event is written as its original bytes');
+});
+
+t.test('config values that name a secret but are not one (issue 11 damage list)', async (t) => {
+  const texts = [
+    'The token budget is 4000 and TOKEN_LIMIT=4000',
+    'PASSWORD_MIN_LENGTH=12',
+    'token_type: Bearer',
+    'api_key_env: OPENAI_API_KEY',
+  ];
+  const input = cleanStream(texts);
+  t.same(changedTexts(input, redactLines(input)).slice(0, 10), [], 'left alone', { todo: 'generic key-value rules belong to the engine helper' });
+});
+
+/**
+ * Peer false-positive samples that the built-in rules still change, each
+ * with its reason and owner (test/fixtures/redact/corpus/known-false-positives.json,
+ * rewritten by `test/redact-corpus-lib.ts --write-known-fps`): most are
+ * placeholders or references after a key word that the generic key-value
+ * rule (engine helper) takes; the provider ones are real-shaped tokens the
+ * peer rejects by a length, an allowlist or an entropy threshold.
+ */
+const KNOWN_FALSE_POSITIVES = new Map(
+  Object.entries(JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'known-false-positives.json'), 'utf8')) as Record<string, string>),
+);
+
+t.test('peer false-positive samples are left alone', async (t) => {
+  const changed = falsePositiveChanges(falsePositives).map((c) => c.key);
+  const owners = new Map<string, number>();
+  for (const c of changed) {
+    const owner = (KNOWN_FALSE_POSITIVES.get(c) ?? 'unknown:').split(':')[0]!;
+    owners.set(owner, (owners.get(owner) ?? 0) + 1);
+  }
+  t.comment(`${falsePositives.length} peer false-positive samples, ${changed.length} changed (${[...owners].map(([o, n]) => `${o} ${n}`).join(', ')})`);
+  const unknown = changed.filter((c) => !KNOWN_FALSE_POSITIVES.has(c));
+  t.same(unknown, [], 'no peer false-positive sample is changed beyond the known list');
+  t.equal(changed.filter((c) => KNOWN_FALSE_POSITIVES.get(c)?.startsWith('providers')).length <= 40, true, 'provider-owned known false positives stay few');
+  const stale = [...KNOWN_FALSE_POSITIVES.keys()].filter((k) => !changed.includes(k));
+  if (stale.length > 0) t.comment(`${stale.length} known false positives are now left alone: rewrite the list with --write-known-fps`);
+  t.equal(changed.length, 0, 'zero changes on the peers’ false-positive samples', { todo: 'see known-false-positives.json' });
+});
