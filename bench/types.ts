@@ -26,10 +26,4 @@ export interface BenchCase {
   minRatioVsJq?: number;
   /** Peak RSS limit for our binary, in MB, from the issue. */
   maxRssMb?: number;
-  /**
-   * Largest allowed time relative to the one-regex Node walk loop
-   * (bench/node-regex-loop.ts: parse, replace one regex in every string,
-   * stringify), measured in the same run (issue 11: 0.5 for wuu-redact).
-   */
-  maxTimeVsRegexLoop?: number;
 }
