@@ -3,40 +3,12 @@
  * it: the same reader and scanner as everywhere, messages collected in order
  * instead of written, so a parallel run can print them in file order.
  */
-import fs from 'node:fs';
-import net from 'node:net';
 import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
-import { describeInputError } from '../runner.js';
+import { abandonRaw, describeInputError, inputBytes, openRaw } from '../cli/inputs.js';
 import { fileTime } from './dates.js';
 import { InputReader, type ScanPolicy } from './reader.js';
 import { UsageScanner } from './scanner.js';
 import type { UsageUnit } from './types.js';
-
-/**
- * Opens a named input. A FIFO (or socket) is read through a non-blocking
- * pipe handle, not the thread pool: a blocked read of an idle FIFO would
- * otherwise keep the process from exiting after a signal.
- */
-function openSource(name: string): Promise<Readable> {
-  return new Promise((resolve, reject) => {
-    fs.open(name, 'r', (err, fd) => {
-      if (err) return reject(err);
-      fs.fstat(fd, (statErr, stat) => {
-        if (statErr) {
-          fs.close(fd, () => reject(statErr));
-          return;
-        }
-        if (stat.isDirectory()) {
-          fs.close(fd, () => reject(Object.assign(new Error('Is a directory'), { code: 'EISDIR' })));
-          return;
-        }
-        if (stat.isFIFO() || stat.isSocket()) resolve(new net.Socket({ fd, readable: true, writable: false }));
-        else resolve(fs.createReadStream('', { fd, highWaterMark: 1 << 20 }));
-      });
-    });
-  });
-}
 
 /** What scanning one input produced. */
 export interface FileScan {
@@ -76,19 +48,16 @@ export async function scanFile(
   const message = say ?? ((m: string) => messages.push(m));
   const scanner = new UsageScanner(name, message, timeOfFile);
   const reader = new InputReader(name, policy, scanner, message);
-  let source: Readable | undefined;
+  // The runner's opener: gzip by its magic bytes, and a FIFO whose open is
+  // still pending (no writer) is released when a signal ends the scan.
+  let raw: Readable | undefined;
   try {
-    source = await openSource(name);
-    let input: NodeJS.ReadableStream = source;
-    if (name.endsWith('.gz')) {
-      const gunzip = zlib.createGunzip();
-      source.on('error', (err: Error) => gunzip.destroy(err));
-      input = source.pipe(gunzip);
-    }
-    interrupt.current = source;
-    if (interrupt.interrupted) source.destroy();
-    for await (const chunk of input) {
-      reader.push(chunk as Buffer);
+    const opened = openRaw(name, process.stdin);
+    raw = opened;
+    interrupt.current = { destroy: () => abandonRaw(opened, name) };
+    if (interrupt.interrupted) abandonRaw(opened, name);
+    for await (const chunk of inputBytes(raw as AsyncIterable<Buffer>)) {
+      reader.push(chunk);
       if (reader.stopped || interrupt.interrupted) break;
     }
   } catch (err) {
@@ -99,7 +68,7 @@ export async function scanFile(
     }
   } finally {
     interrupt.current = undefined;
-    source?.destroy();
+    if (raw !== undefined) abandonRaw(raw, name);
   }
   result.badLines = reader.badLines;
   result.stopped = reader.stopped;
