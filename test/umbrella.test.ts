@@ -88,7 +88,7 @@ t.test('negated options and allowed values come from the specs', async (t) => {
   t.ok(allFlags(byName('wuu-redact')).includes('--no-default-rules'), 'a boolean on by default');
   t.ok(allFlags(byName('wuu-pretty')).includes('--no-color'), 'a --no- form the help documents');
   t.notOk(allFlags(byName('wuu-filter')).some((flag) => flag.startsWith('--no-')), 'no meaningless --no- forms');
-  t.same(byName('wuu-usage').flags?.values?.by, ['turn', 'run', 'model', 'file', 'day']);
+  t.same(byName('wuu-usage').flags?.values?.by, ['turn', 'run', 'thread', 'model', 'file', 'day', 'week', 'month']);
   t.same(byName('wuu-pretty').flags?.values?.color, ['always', 'never', 'auto']);
   t.ok(byName('wuu-check').flags?.values?.ignore?.includes('missing-result'));
 });
@@ -102,11 +102,11 @@ t.test('bash completion: --no- forms, option values, files after value options',
   t.same(complete(['wuu-redact', '--no-d']), ['--no-default-rules']);
   t.same(complete(['wuu-pretty', '--no-c']), ['--no-color']);
   t.same(complete(['wuu-stream', 'pretty', '--no-c']), ['--no-color']);
-  t.same(complete(['wuu-usage', '--by', '']), ['turn', 'run', 'model', 'file', 'day']);
-  t.same(complete(['wuu-stream', 'usage', '--by', 'm']), ['model']);
+  t.same(complete(['wuu-usage', '--by', '']), ['turn', 'run', 'thread', 'model', 'file', 'day', 'week', 'month']);
+  t.same(complete(['wuu-stream', 'usage', '--by', 'mo']), ['model', 'month']);
   t.same(complete(['wuu-usage', '--by', '=', 'd']), ['day'], '--by=d');
   t.same(complete(['wuu-pretty', '--color', '']), ['always', 'never', 'auto']);
-  t.same(complete(['wuu-check', '--ignore', 'bad-']), ['bad-line', 'bad-arguments']);
+  t.same(complete(['wuu-check', '--ignore', 'bad-']), ['bad-line']);
   t.same(complete(['wuu-usage', '--pricing', 'package.j']), ['package.json'], 'a file after a value option, no options');
   t.same(complete(['wuu-stream', 'completion', 'bash', '']), [], 'one argument only');
 });
@@ -129,7 +129,7 @@ t.test('zsh completion for real, through zpty', { skip: zpty ? false : 'zsh with
   t.same(complete('wuu-stream completion '), ['bash', 'zsh']);
   t.same(complete('wuu-redact --no-d'), ['--no-default-rules']);
   t.same(complete('wuu-stream pretty --no-c'), ['--no-color']);
-  t.same(complete('wuu-usage --by '), ['turn', 'run', 'model', 'file', 'day']);
+  t.same(complete('wuu-usage --by '), ['turn', 'run', 'thread', 'model', 'file', 'day', 'week', 'month']);
   t.same(complete('wuu-pretty --color n'), ['never']);
   t.same(complete('wuu-check --ignore missing-'), ['missing-field', 'missing-result']);
 });

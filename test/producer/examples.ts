@@ -145,20 +145,24 @@ export function busyExample(): string {
   return p.text();
 }
 
-/** examples/pricing.json (USD per million tokens, illustrative list prices). */
+/**
+ * examples/pricing.json: overrides for wuu-usage's built-in prices (USD per
+ * million tokens), one model per line so the README can show it.
+ */
 export function pricingExample(): string {
-  return `${JSON.stringify(
-    {
-      _comment:
-        "USD per million tokens. Illustrative list prices; check your provider's current price list. The producer's input_tokens EXCLUDE cached tokens: input prices input_tokens, cache_write prices cache_creation_tokens, cache_read prices cache_read_tokens (prompt = their sum). A model missing here is priced 'unknown'.",
-      'claude-sonnet-4-5': { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 },
-      'claude-sonnet-4-20250514': { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 },
-      'claude-haiku-4-5': { input: 1, output: 5, cache_write: 1.25, cache_read: 0.1 },
-      'gpt-5': { input: 1.25, output: 10, cache_write: 0, cache_read: 0.125 },
-    },
-    null,
-    2,
-  )}\n`;
+  const rates = (input: number, output: number, write: number, read: number) =>
+    `{ "input": ${input}, "output": ${output}, "cache_write": ${write}, "cache_read": ${read} }`;
+  const comment =
+    "USD per million tokens, overriding or adding to the built-in prices (genai-prices). Keys are MODEL or PROVIDER/MODEL as the stream names them. input = uncached input (the stream's input_tokens, which excludes cached tokens), cache_write = cache_creation_tokens, cache_read = cache_read_tokens. Illustrative figures: check your provider's price list.";
+  return [
+    '{',
+    `  "_comment": ${JSON.stringify(comment)},`,
+    `  "anthropic/claude-sonnet-4-5": ${rates(3, 15, 3.75, 0.3)},`,
+    `  "claude-haiku-4": ${rates(1, 5, 1.25, 0.1)},`,
+    `  "my-local-model": ${rates(0, 0, 0, 0)}`,
+    '}',
+    '',
+  ].join('\n');
 }
 
 /** File name in examples/ → its content. */
