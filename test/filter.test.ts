@@ -62,50 +62,70 @@ function keep(options: Parameters<typeof createFilter>[0]): string[] {
   return out.map((o) => (typeof o === 'string' ? o : (o.raw as Buffer).toString()));
 }
 
+// The example run (examples/run.jsonl, 56 events): root thread 7f3a with two turns
+// (bash item-3, read_file item-5, edit_file item-7, bash item-9 in turn 1; bash item-3
+// in turn 2), and a sub-agent whose child thread leaks 6 events into the stream.
+const ROOT = '20261202-231501-7f3a';
+const TURN1 = `${ROOT}-turn-0001`;
+const TURN2 = `${ROOT}-turn-0002`;
+const CHILD = 'agent-7e21';
+
 t.test('createFilter on the example run', async (t) => {
-  t.equal(keep({}).length, 51, 'no condition keeps everything');
+  t.equal(keep({}).length, 56, 'no condition keeps everything');
+  // 6 each of tool_started/_output_delta/_completed, 3 each of their command_* twins.
   t.equal(keep({ selectors: ['tool'] }).length, 27);
-  t.equal(keep({ selectors: ['tool'], invert: true }).length, 24);
+  t.equal(keep({ selectors: ['tool'], invert: true }).length, 29);
   t.equal(keep({ selectors: ['tool'], keepResult: true }).length, 28);
-  t.equal(keep({ turns: ['tu_02'] }).length, 13);
-  t.equal(keep({ turns: ['tu_02'], selectors: ['command'] }).length, 3);
-  t.equal(keep({ items: ['it_01', 'it_05'] }).length, 16);
-  t.equal(keep({ agents: ['ag_01'] }).length, 3);
-  t.equal(keep({ runs: ['run_5d1c'] }).length, 1);
+  // turn 2: turn_started, provider_state, 3 deltas, item-3 (3 tool_* + 3 command_*), usage, turn_completed, result
+  t.equal(keep({ turns: [TURN2] }).length, 14);
+  t.equal(keep({ turns: [TURN2], selectors: ['command'] }).length, 3);
+  // item-3 of turn 1 has 6 events (bash and its twins), item-7 has 4 (edit_file and its file_changed)
+  t.equal(keep({ items: [`${TURN1}-item-3`, `${TURN1}-item-7`] }).length, 10);
+  t.equal(keep({ agents: [CHILD] }).length, 2, 'agent_id is on subagent_* only');
+  t.equal(keep({ threads: [CHILD] }).length, 6, 'the child thread: 2 usage, 3 tool, 1 turn_completed');
   t.equal(keep({ threads: ['th_other'] }).length, 0);
+  t.equal(keep({ runs: [`run-${ROOT}`] }).length, 1);
   t.equal(keep({ where: ['$.name==bash'], selectors: ['tool_started'] }).length, 3);
-  t.equal(keep({ where: ['$.todo.items[*].status==completed'] }).length, 1);
-  t.equal(keep({ where: ['$.process_id'] }).length, 3, 'existence');
-  t.equal(keep({ where: ['$.permissions.network==false'] }).length, 1, 'non-string values compare as JSON text');
-  t.same(keep({ count: true, selectors: ['turn'] }), ['turn_started\t2\n', 'turn_completed\t2\n', 'total\t4\n']);
+  t.equal(keep({ where: ['$.todo.todos[*].status==completed'] }).length, 1);
+  t.equal(keep({ where: ['$.result_path'] }).length, 2, 'existence: an empty string is selected too');
+  t.equal(keep({ where: ['$.awaiting_auto_continuation==true'] }).length, 1, 'non-string values compare as JSON text');
+  t.same(keep({ count: true, selectors: ['turn'] }), ['turn_started\t2\n', 'turn_completed\t3\n', 'total\t5\n']);
   t.throws(() => createFilter({ where: ['$[?(@.x)]'] }), /disabled/);
   t.throws(() => createFilter({ where: ['name'] }), /must start with/);
 });
 
 t.test('--where: operators, JSON values, bare words, regex, arguments', async (t) => {
+  // usage_updated input_tokens: 1800, 300 (child), 420 (child), 3900, 800.
+  // tool_started: bash x3 (npm test 2>&1 ..., npm run build, npm test), read_file, edit_file, grep (child).
   const table: Array<[string[], string[] | undefined, number]> = [
     [['$.name=="bash"'], ['tool_started'], 3],
     [['$.name==bash'], ['tool_started'], 3],
-    [['$.name!=bash'], ['tool_started'], 2],
-    [['$.name!="bash"'], ['tool_started'], 2],
-    [['$.input_tokens>=9800'], ['usage_updated'], 2],
-    [['$.input_tokens>9800'], ['usage_updated'], 1],
-    [['$.input_tokens<9800'], ['usage_updated'], 1],
-    [['$.input_tokens<=9800'], ['usage_updated'], 2],
-    [['$.input_tokens=="9800"'], ['usage_updated'], 0],
-    [['$.input_tokens==9800'], ['usage_updated'], 1],
+    [['$.name!=bash'], ['tool_started'], 3],
+    [['$.name!="bash"'], ['tool_started'], 3],
+    [['$.input_tokens>=800'], ['usage_updated'], 3],
+    [['$.input_tokens>800'], ['usage_updated'], 2],
+    [['$.input_tokens<800'], ['usage_updated'], 2],
+    [['$.input_tokens<=800'], ['usage_updated'], 3],
+    [['$.input_tokens=="800"'], ['usage_updated'], 0],
+    [['$.input_tokens==800'], ['usage_updated'], 1],
     [['$.name~=^(bash|edit_file)$'], ['tool_started'], 4],
     [['$.name~=^read'], ['tool_started'], 1],
-    [['$.arguments.command~=^grep'], ['tool_started'], 1],
-    [['$.arguments.command~=^npm'], ['tool_started'], 2],
+    [['$.arguments.command~=^npm run'], ['tool_started'], 1],
+    [['$.arguments.command~=^npm'], ['tool_started'], 3],
     [['$.arguments.command'], ['tool_started'], 3],
     [['$.arguments.path~=cart'], ['tool_started'], 2],
-    [['$.arguments~=cart'], ['tool_started'], 3],
+    [['$.arguments.pattern==total('], ['tool_started'], 1],
+    [['$.arguments~=cart'], ['tool_started'], 2],
+    [['$.arguments~=background'], ['tool_started'], 1],
+    [['$.arguments.run_in_background==true'], ['tool_started'], 1],
     [['$.todo==null'], undefined, 0],
-    [['$.permissions.network==false'], undefined, 1],
-    [['$.permissions=={"network":false,"mode":"auto"}'], undefined, 1],
+    [['$.permissions.mode==standard'], undefined, 1],
+    [['$.permissions=={"mode":"standard"}'], undefined, 1],
     [['$.permissions=={"mode":"auto"}'], undefined, 0],
-    [['$..status==completed'], ['tool_completed'], 4],
+    [['$.todo.todos[0]=={"status":"completed","content":"Run the test suite"}'], undefined, 1],
+    [['$..status==completed'], ['tool_completed'], 6],
+    // 6 tool_completed, 3 command_completed, the second todo_updated, subagent_completed, result
+    [['$..status==completed'], undefined, 12],
     [['$.name==bash', '$.arguments.command~=test'], ['tool_started'], 2],
   ];
   for (const [where, selectors, expected] of table) t.equal(keep({ where, selectors }).length, expected, where.join(' '));
@@ -244,7 +264,8 @@ t.test('parse stream reports bad lines as invalid events, strict fails', async (
 
 t.test('binary: selectors, exact output, exit codes', async (t) => {
   const r = await runBin('wuu-filter', ['result', example('run.jsonl')]);
-  t.same(r, { stdout: RUN_LINES[50] + '\n', stderr: '', code: 0, signal: null });
+  t.same(r, { stdout: RUN_LINES[RUN_LINES.length - 1] + '\n', stderr: '', code: 0, signal: null });
+  t.match(RUN_LINES[RUN_LINES.length - 1], /"type":"result"/, 'the example ends with its result');
 
   const stdin = await runBin('wuu-filter', ['turn_started'], { input: RUN });
   t.equal(stdin.stdout, RUN_LINES.filter((l) => l.includes('"type":"turn_started"')).join('\n') + '\n');
@@ -253,7 +274,7 @@ t.test('binary: selectors, exact output, exit codes', async (t) => {
   t.equal(identity.stdout, RUN, 'no selector: byte-for-byte identity');
 
   const count = await runBin('wuu-filter', ['--count', 'turn', example('run.jsonl')]);
-  t.equal(count.stdout, 'turn_started\t2\nturn_completed\t2\ntotal\t4\n');
+  t.equal(count.stdout, 'turn_started\t2\nturn_completed\t3\ntotal\t5\n', 'the child thread\'s turn_completed counts too');
 
   const typo = await runBin('wuu-filter', ['tools', example('run.jsonl')]);
   t.same([typo.stdout, typo.stderr, typo.code], ['', "wuu-filter: warning: 'tools' is not a known event type or family; did you mean 'tool'? (it matches only that exact type)\n", 0]);
@@ -312,8 +333,8 @@ t.test('binary: a valid last line without newline is accepted', async (t) => {
 t.test('binary: killed producer example', async (t) => {
   const r = await runBin('wuu-filter', ['--count', example('killed.jsonl')]);
   t.equal(r.code, 1);
-  t.match(r.stderr, /^wuu-filter: .*killed\.jsonl:22: last line cut off \(no newline at end of input\): not valid JSON/);
-  t.match(r.stdout, /total\t21\n$/);
+  t.match(r.stderr, /^wuu-filter: .*killed\.jsonl:25: last line cut off \(no newline at end of input\): not valid JSON/);
+  t.match(r.stdout, /total\t24\n$/);
 });
 
 t.test('binary: several files in order, missing file reported, others processed', async (t) => {

@@ -197,6 +197,10 @@ t.test('JSONPath censoring: deltas, unions, nested paths; a malformed path is a 
   const call = ev({ arguments: '{"x":1}', command: 'ls', item_id: 'c', name: 'bash', type: 'command_started', nested: { deep: { command: 'rm' } } });
   const union = JSON.parse(redactLines([call], { paths: ['$..["arguments","command"]'] }).lines[0]!);
   t.same([union.arguments, union.command, union.nested.deep.command], ['<redacted>', '<redacted>', '<redacted>']);
+  const single = JSON.parse(redactLines([call], { paths: ["$..['arguments','command']"] }).lines[0]!);
+  t.same([single.arguments, single.command, single.nested.deep.command, single.name], ['<redacted>', '<redacted>', '<redacted>', 'bash'], 'single quotes too');
+  const cli = await bin(['$..["arguments","command"]'], `${call}\n`);
+  t.same([cli.code, cli.stderr, JSON.parse(cli.stdout).command], [0, '', '<redacted>'], 'the binary takes a quoted union');
   t.same(JSON.parse(redactLines([call], { paths: ['$.nested.deep.command'] }).lines[0]!).nested, { deep: { command: '<redacted>' } });
   for (const bad of ['$[', '$..[', "$['a"]) {
     const r = await bin([bad], '');

@@ -181,8 +181,38 @@ t.test('events with nothing to redact are byte-identical (examples/structured.js
   const input = readExample('structured.jsonl').split('\n').filter(Boolean);
   const { lines } = run(input.join('\n'));
   t.equal(lines.length, input.length);
-  for (let i = 2; i < input.length; i++) t.equal(lines[i], input[i], `line ${i + 1}`);
-  t.equal(lines[0], input[0]!.replace('/home/ci/build', '\\u003cworkspace\\u003e'));
+  // Only the workspace (session_configured, thread_started) and the home in trace_path
+  // (turn_completed, result) are there to redact; the 7 events between are clean.
+  const clean = input.filter((line) => !line.includes('/home/'));
+  t.equal(clean.length, 7);
+  for (let i = 0; i < input.length; i++) {
+    const expected = input[i]!.replaceAll('/home/alice/src/shop', '\\u003cworkspace\\u003e').replaceAll('/home/alice/', '~/');
+    t.equal(lines[i], expected, `line ${i + 1}${clean.includes(input[i]!) ? ': byte-identical' : ''}`);
+  }
+});
+
+t.test("exec's [REDACTED] mask and provider error messages are not secrets", async (t) => {
+  // Producer-faithful text that holds no secret must come out as it came.
+  const texts = [
+    "curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy",
+    'OPENAI_API_KEY=[REDACTED] npm run deploy',
+    'password="[REDACTED]"',
+    'openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd',
+    'anthropic: 401 authentication_error: invalid x-api-key',
+    'invalid_token: The access token expired',
+  ];
+  const input = texts.map((error) => JSON.stringify({ error, type: 'turn_failed' }));
+  t.same(run(input.join('\n')).lines, input);
+  // The exceptions are narrow: a value after an error code that is not prose is still taken.
+  const still: Array<[string, string]> = [
+    ['invalid_password: hunter2x', 'invalid_password: <secret:key-value>'],
+    ['invalid_api_key: sk-live-abcdefgh12345678 given', 'invalid_api_key: <secret:key-value> given'],
+    ['api_key: Incorrect value', 'api_key: <secret:key-value> value'],
+  ];
+  for (const [text, expected] of still) {
+    const { lines } = run(JSON.stringify({ error: text, type: 'turn_failed' }));
+    t.equal((JSON.parse(lines[0]!) as { error: string }).error, expected, text);
+  }
 });
 
 t.test('examples/run.jsonl: only path-bearing lines change, exactly as sed would change them', async (t) => {
@@ -341,9 +371,14 @@ t.test('stream API: 1-byte and 7-byte chunks give the binary output', async (t) 
 });
 
 const FAILED = readExample('failed.jsonl');
-const FAILED_REDACTED = FAILED.replaceAll('sk-proj-abc123def456ghi789jkl012mno345', '\\u003csecret:authorization\\u003e')
-  .replaceAll('/Users/bob/work/api', '\\u003cworkspace\\u003e')
-  .replaceAll('/Users/bob/', '~/');
+// The real key is read from .env (a tool_output_delta) and sent in a header (command_completed:
+// not redacted upstream); exec's own `[REDACTED]` masks and the provider's `sk-proj-****3Kd`
+// are left as they are.
+const FAILED_KEY = 'sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd';
+const FAILED_REDACTED = FAILED.replaceAll(`OPENAI_API_KEY=${FAILED_KEY}`, 'OPENAI_API_KEY=\\u003csecret:key-value\\u003e')
+  .replaceAll(`Bearer ${FAILED_KEY}`, 'Bearer \\u003csecret:authorization\\u003e')
+  .replaceAll('/home/bob/work/api', '\\u003cworkspace\\u003e')
+  .replaceAll('/home/alice/', '~/');
 
 t.test('binary: examples/failed.jsonl redacted exactly as sed would', async (t) => {
   const r = await runBin('wuu-redact', ['examples/failed.jsonl']);
@@ -355,13 +390,17 @@ t.test('binary: --check is a CI gate', async (t) => {
   const at = (line: number, rule: string) => `wuu-redact: examples/failed.jsonl:${line}: ${rule}\n`;
   t.same(r, {
     stdout: '',
-    stderr: at(1, 'workspace') + at(2, 'workspace') + at(5, 'authorization') + at(6, 'authorization') + at(8, 'authorization') + at(10, 'authorization') + at(13, 'home'),
+    stderr: at(1, 'workspace') + at(2, 'workspace') + at(6, 'key-value') + at(13, 'authorization') + at(16, 'home'),
     code: 1,
     signal: null,
   });
   t.notMatch(r.stderr, /sk-proj/, 'never prints the secret');
+  t.not(FAILED_REDACTED, FAILED, 'the expectation does redact');
   const clean = await runBin('wuu-redact', ['--check'], { input: FAILED_REDACTED });
   t.same([clean.stdout, clean.stderr, clean.code], ['', '', 0], 'a redacted log passes');
+  const own = await runBin('wuu-redact', [example('failed.jsonl')]);
+  const again = await runBin('wuu-redact', ['--check'], { input: own.stdout });
+  t.same([again.stdout, again.stderr, again.code], ['', '', 0], "wuu-redact's own output passes");
 });
 
 t.test('binary: --report', async (t) => {
@@ -370,17 +409,16 @@ t.test('binary: --report', async (t) => {
   t.equal(
     r.stderr,
     [
-      'report: 10 redactions in 7 of 13 events',
-      'report: rule authorization: 7',
+      'report: 6 redactions in 5 of 16 events',
+      'report: rule authorization: 2',
       'report: rule home: 1',
+      'report: rule key-value: 1',
       'report: rule workspace: 2',
       'report: type command_completed: 2',
-      'report: type command_output_delta: 2',
-      'report: type command_started: 2',
       'report: type result: 1',
       'report: type session_configured: 1',
       'report: type thread_started: 1',
-      'report: type tool_started: 1',
+      'report: type tool_output_delta: 1',
     ]
       .map((l) => `wuu-redact: ${l}\n`)
       .join(''),
@@ -447,11 +485,12 @@ t.test('README: the "before you share a log" recipe runs', async (t) => {
   fs.cpSync(path.join(ROOT, 'examples'), path.join(dir, 'examples'), { recursive: true });
   const r = await runShell(`cd ${JSON.stringify(dir)} && set -e\n${recipe}`);
   t.equal(r.code, 0, r.stderr);
-  t.equal(r.stdout, 'share.jsonl: nothing left to redact\ntotal\t13\n');
-  t.match(r.stderr, /^wuu-redact: report: 10 redactions in 7 of 13 events\n/);
+  t.equal(r.stdout, 'share.jsonl: nothing left to redact\ntotal\t16\n');
+  t.match(r.stderr, /^wuu-redact: report: 6 redactions in 5 of 16 events\n/);
   const shared = fs.readFileSync(path.join(dir, 'share.jsonl'), 'utf8');
-  t.notOk(/sk-proj|bob/i.test(shared), 'no secret, no user name');
-  t.equal(jsonl(shared).length, 13);
+  t.ok(FAILED.includes(FAILED_KEY) && /bob|alice/.test(FAILED), 'the example has a key and user names to lose');
+  t.notOk(shared.includes(FAILED_KEY) || /bob|alice/i.test(shared), 'no secret, no user name');
+  t.equal(jsonl(shared).length, 16);
 });
 
 t.test('stdin and files are equivalent', async (t) => {

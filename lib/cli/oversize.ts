@@ -46,6 +46,13 @@ export function oversizeStreamer(
         if (piece !== undefined) {
           if (c.queue.length === 0) wake('wakeRunner');
           yield piece;
+          // Backpressure per piece: what the core made of it is written before it
+          // gets the next. The line's first pieces arrive all at once (up to
+          // --max-line-bytes held before the line was known to be oversize), and
+          // without this their output piled up unwritten. The event loop gets a
+          // turn too, so a signal is served in the middle of a long line.
+          await flush();
+          await new Promise<void>((resolve) => setImmediate(resolve));
           continue;
         }
         if (c.ended) return;

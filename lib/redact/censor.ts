@@ -46,9 +46,10 @@ function isCensored(value: unknown): boolean {
 /** Checks and normalizes a path; throws {@link JsonPathError} for one that cannot be used. */
 export function preparePath(path: string): string {
   if (!wellFormed(path)) throw new JsonPathError(`JSONPath '${path}' is malformed (unbalanced brackets or quotes, or an empty step)`);
-  const normal = normalizeUnions(path);
-  checkPath(normal);
-  return normal;
+  // Checked as written: the shared grammar wants quoted names in brackets, and
+  // the bare `[a,b]` form made for jsonpath-plus would be refused by it.
+  checkPath(path);
+  return normalizeUnions(path);
 }
 
 /** Applies censors to a copy of `event`; undefined when no path selects anything. */

@@ -61,12 +61,26 @@ const KEY_SEPARATOR =
   '(?:\\\\?["\'`]\\]?)?[ \\t]{0,64}' +
   '(?:(?::[ \\t]{0,4})?[A-Za-z_][A-Za-z0-9_.]{0,32}(?:\\[\\])?[ \\t]{1,8}(?=[:?.+|]{0,3}=))?' +
   '(?:::=|:=|\\?\\?=|\\|\\|=|[?.+]=|=>|<-|[:=])[ \\t]{0,64}';
-/** The start of a placeholder: a value that is already one is left alone (idempotence). */
-const PLACEHOLDER_START = '<(?:secret|redacted|email|user|home|workspace|path)[:>]';
+/**
+ * The start of a placeholder: a value that is already one is left alone (idempotence).
+ * `[REDACTED]` is exec's own mask (it redacts tool arguments upstream: `token=[REDACTED]`,
+ * `Authorization: [REDACTED] [REDACTED]`); taking it for a value would cut it in two.
+ */
+const PLACEHOLDER_START = '(?:<(?:secret|redacted|email|user|home|workspace|path)[:>]|\\[REDACTED\\])';
 const NOT_PLACEHOLDER = `(?!${PLACEHOLDER_START})`;
 const AUTH_SCHEME = '(?:[Bb]earer|BEARER|[Bb]asic|BASIC)';
 /** A value that is itself another key and its separator (`credential: password = S`): the inner key wins. */
 const NOT_KEY = `(?!${KEY_WORD}${KEY_SUFFIX}[ \\t]{0,8}(?:::=|:=|\\?=|[:=]))`;
+/**
+ * A provider's error code and its message (`invalid_api_key: Incorrect API key provided`,
+ * `authentication_error: invalid x-api-key`): the code names a problem with a secret and
+ * what follows is prose, a word of letters then a blank. Checked at the value's start;
+ * a value with a digit or a symbol after such a code is still taken.
+ */
+const ERROR_CODE_KEY =
+  `(?:${['invalid', 'incorrect', 'missing', 'expired', 'revoked', 'unknown', 'bad', 'wrong'].map(caseless).join('|')})[_-][A-Za-z_-]{0,40}` +
+  `|[_-](?:${['error', 'invalid', 'expired', 'missing', 'required'].map(caseless).join('|')})`;
+const NOT_ERROR_MESSAGE = `(?!(?<=(?:${ERROR_CODE_KEY})[ \\t]{0,4}:[ \\t]{1,4})[A-Za-z]{1,40}[ \\t])`;
 /** Longest value taken after a key name. */
 const VALUE_MAX = 4096;
 
@@ -171,7 +185,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'key-value',
     description: 'bare values after a key naming a secret (PASSWORD=..., api_key: ..., --token ...)',
-    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN[A-Z0-9 ]{0,40}PRIVATE|\\$[{(A-Za-z_0-9]|\\{|%[A-Za-z_]|[=:])${NOT_KEY}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}}(?:'[^'\\s\\\\]{1,256}'|"[^"\\s\\\\]{1,256}")?)`,
+    pattern: `${NAME_BOUNDARY}${KEY_WORD}${KEY_SUFFIX}${NOT_ID_KEY}${KEY_SEPARATOR}(?!${PLACEHOLDER_START}|${AUTH_SCHEME}[ \\t]|-----BEGIN[A-Z0-9 ]{0,40}PRIVATE|\\$[{(A-Za-z_0-9]|\\{|%[A-Za-z_]|[=:])${NOT_KEY}${NOT_ERROR_MESSAGE}(?<secret>[^\\s"'\`\\\\&,;<>)\\]}]{1,${VALUE_MAX}}(?:'[^'\\s\\\\]{1,256}'|"[^"\\s\\\\]{1,256}")?)`,
     markers: KEY_MARKERS,
     keepSettings: true,
   },
