@@ -4,7 +4,7 @@ import { runIfMain, type ToolSpec } from '../lib/runner.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-accumulate',
-  summary: 'replace streamed deltas with whole agent_message and tool_call events',
+  summary: 'fold streamed deltas into whole messages and tool calls',
   usage: `Usage: wuu-accumulate [OPTION]... [FILE]...
 Replace the streamed pieces of the event stream with whole events; every other
 event passes through unchanged (byte for byte), in order.

@@ -21,7 +21,7 @@ const ruleList = RULES.map((r) => ruleLine(r.id, `${r.severity === 'warning' ? '
 
 export const spec: ToolSpec = {
   name: 'wuu-check',
-  summary: 'validate a stream against the wire protocol and report every problem',
+  summary: 'validate a stream against the wire protocol; report every problem',
   usage: `Usage: wuu-check [OPTION]... [FILE]...
 Validate each FILE (or stdin) as one 'wuu exec --json' stream against the wire
 protocol. Every problem is printed on stdout, one per line, in input order:

@@ -8,7 +8,7 @@ const DEFAULT_TTY_WIDTH = 80;
 
 export const spec: ToolSpec = {
   name: 'wuu-pretty',
-  summary: 'render the event stream for people: live terminal view, Markdown or HTML',
+  summary: 'render the stream for people: live view, Markdown or HTML',
   usage: `Usage: wuu-pretty [OPTION]... [FILE]...
 Render the event stream for a person to read, as it arrives: turns as
 headings, the assistant message as it streams, tool calls with a one-line

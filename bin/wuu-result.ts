@@ -5,7 +5,7 @@ import { isMain, runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-result',
-  summary: "print the run's final message and exit with a status that mirrors the run",
+  summary: "print the run's answer and exit with a status that mirrors it",
   usage: `Usage: wuu-result [OPTION]... [FILE]...
 Print the final_message of the run's result event, followed by a newline, and
 exit with a status that mirrors result.status. Meant as the CI step that fails
@@ -35,7 +35,7 @@ Exit status (beyond 1 bad data, 2 usage):
 Examples:
   wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
   wuu-result --structured structured.jsonl
-  wuu exec --json "fix the tests" | wuu-result --tee -o msg.txt | wuu-filter tool`,
+  wuu exec --json "..." | wuu-result --tee -o msg.txt | wuu-filter tool`,
   flags: {
     string: ['output'],
     boolean: ['structured', 'json', 'tee'],

@@ -9,7 +9,7 @@ import os from 'node:os';
 
 export const spec: ToolSpec = {
   name: 'wuu-usage',
-  summary: 'token usage and cost per turn, run, model, file or day, subagents apart',
+  summary: 'token usage and cost per turn, run, model, day; subagents apart',
   usage: `Usage: wuu-usage [OPTION]... [FILE|DIR]...
        wuu-usage --merge [OPTION]... PART.json...
 Token usage and cost of one run or thousands. Per turn (thread_id + turn_id)

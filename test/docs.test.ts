@@ -172,6 +172,15 @@ for (const page of fs.readdirSync(path.join(ROOT, 'man')).filter((f) => /\.[17]$
   });
 }
 
+t.test('README opens with the set-up commands of a fresh machine, shown and not run', async (t) => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const setup = '```sh\nnpm ci && npx wuu-filter tool examples/run.jsonl\nnpm test\n```\n';
+  t.ok(readme.startsWith(setup), 'the first lines are the set-up block');
+  t.same(readmeCommands(setup), [], 'npm and npx lines are not run by this test');
+  t.match(readme.slice(setup.length, setup.length + 400), /npm link/, 'then how to put the binaries on PATH');
+  t.same(readmeCommands('```sh\nwuu-result -f run.jsonl\nwuu-pretty --follow run.jsonl\n```\n'), [], 'follow lines are shown, not run');
+});
+
 t.test('every binary in package.json has a man page, a README section and --help', async (t) => {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; man: string[] };
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');

@@ -7,9 +7,9 @@
 'use strict'
 exports[`test/docs.test.ts > TAP > man/wuu-accumulate.1 EXAMPLES > wuu-accumulate --check examples/run.jsonl > /dev/null 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-accumulate --check examples/run.jsonl > /dev/null",
-  "stderr": "wuu-accumulate: examples/run.jsonl:37: turn \\"tu_01\\" of thread \\"th_7f3a\\": the deltas (25 bytes) are only a prefix of agent_message_final (73 bytes)\\n",
+  "stderr": "",
   "stdout": "",
 }
 `
@@ -18,10 +18,11 @@ exports[`test/docs.test.ts > TAP > man/wuu-accumulate.1 EXAMPLES > wuu-accumulat
 Object {
   "code": 1,
   "command": "wuu-accumulate --max-output-bytes 16 examples/killed.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .status, .output, .output_truncated_bytes]'",
-  "stderr": "wuu-accumulate: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
+  "stderr": "wuu-accumulate: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
   "stdout": String(
-    ["it_01","completed","> shop@1ed\\\\ndone\\\\n",90]
-    ["it_02","incomplete","",0]
+    ["20261202-233000-e1d2-turn-0001-item-3","completed","{\\\\"contents.sql\\\\"}",86]
+    ["20261202-233000-e1d2-turn-0001-item-5","completed","migrated code 0\\\\n",27]
+    ["20261202-233000-e1d2-turn-0001-item-7","incomplete","seeding 0 rows)\\\\n",19]
     
   ),
 }
@@ -33,10 +34,12 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .name, .status, .output_bytes]'",
   "stderr": "",
   "stdout": String(
-    ["it_01","bash","completed",106]
-    ["it_02","read_file","completed",130]
-    ["it_04","edit_file","completed",35]
-    ["it_05","bash","completed",17]
+    ["20261202-231501-7f3a-turn-0001-item-3","bash","completed",68]
+    ["agent-7e21-turn-0001-item-2","grep","completed",32]
+    ["20261202-231501-7f3a-turn-0001-item-5","read_file","completed",107]
+    ["20261202-231501-7f3a-turn-0001-item-7","edit_file","completed",170]
+    ["20261202-231501-7f3a-turn-0001-item-9","bash","completed",38]
+    ["20261202-231501-7f3a-turn-0002-item-3","bash","completed",17]
     
   ),
 }
@@ -48,8 +51,8 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -r 'select(.type == \\"agent_message\\") | .message'",
   "stderr": "",
   "stdout": String(
-    I'll run the tests first. The cart capped items at 3; I raised the limit.
-    All 42 tests pass now.
+    I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.
+    The build finished. Running the tests again. All 42 tests pass now.
     
   ),
 }
@@ -66,9 +69,9 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check --json examples/killed.jsonl | jq -r .rule 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check --json examples/killed.jsonl | jq -r .rule",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
     cut-line
     missing-result
@@ -79,12 +82,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check examples 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples",
-  "stderr": "wuu-check: checked 5 files: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 7 files: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
-    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -92,12 +95,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check examples/killed.jsonl 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples/killed.jsonl",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
-    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -121,45 +124,55 @@ Object {
     session_configured\\t1
     thread_started\\t1
     turn_started\\t2
-    provider_state\\t1
     request_context\\t1
+    provider_state\\t3
     todo_updated\\t2
-    agent_message_delta\\t5
-    tool_started\\t5
+    agent_message_delta\\t7
+    tool_started\\t6
     command_started\\t3
-    tool_output_delta\\t7
-    command_output_delta\\t4
-    tool_completed\\t4
-    command_completed\\t2
+    tool_output_delta\\t6
+    command_output_delta\\t3
+    tool_completed\\t6
+    command_completed\\t3
+    usage_updated\\t5
     subagent_started\\t1
-    subagent_updated\\t1
-    tool_removed\\t1
-    command_removed\\t1
-    file_changed\\t1
+    turn_completed\\t3
     subagent_completed\\t1
-    usage_updated\\t3
-    agent_message_final\\t1
-    turn_completed\\t2
+    file_changed\\t1
     result\\t1
-    total\\t51
+    total\\t56
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > man/wuu-filter.1 EXAMPLES > wuu-filter --turn tu_02 --keep-result tool examples/run.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > man/wuu-filter.1 EXAMPLES > wuu-filter --turn 20261202-231501-7f3a-turn-0002 --keep-result tool examples/run.jsonl 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-filter --turn tu_02 --keep-result tool examples/run.jsonl",
+  "command": "wuu-filter --turn 20261202-231501-7f3a-turn-0002 --keep-result tool examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
-    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
-    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
+    {"final_message":"The build finished. Running the tests again. All 42 tests pass now.","run_id":"run-20261202-231501-7f3a","status":"completed","thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"result"}
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-filter.1 EXAMPLES > wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
     
   ),
 }
@@ -171,9 +184,9 @@ Object {
   "command": "wuu-filter --where '$.name==bash' tool_started examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
     
   ),
 }
@@ -185,49 +198,51 @@ Object {
   "command": "wuu-filter -v diag message examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto","network":false},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_7f3a","type":"thread_started"}
-    {"thread_id":"th_7f3a","turn_id":"tu_01","type":"turn_started"}
-    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the failing cart test","status":"pending"}]},"turn_id":"tu_01","type":"todo_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_completed"}
-    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Locate the cart module and its tests","error":"","input_tokens":0,"output_tokens":0,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_started"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"it_02","name":"read_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"delta":"export function add(cart, item) {\\\\n  if (cart.items.length \\\\u003e 2) return cart;\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"delta":"  return { ...cart, items: [...cart.items, item] };\\\\n}\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"error":"","item_id":"it_02","name":"read_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":1024,"description":"Locate the cart module and its tests","error":"","input_tokens":2100,"output_tokens":150,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"item_id":"it_03","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_removed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_removed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old\\\\":\\\\"\\\\u003e 2\\\\",\\\\"new\\\\":\\\\"\\\\u003e 99\\\\"}","item_id":"it_04","name":"edit_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"delta":"Edited src/cart.js (1 replacement)\\\\n","item_id":"it_04","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"error":"","item_id":"it_04","name":"edit_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"action":"modify","item_id":"it_04","new_file_sha":"89e6c98d92887913cadf06b2adb97f26cde4849b","old_file_sha":"3f786850e387550fdab836ed7e6dc881de23001b","path":"/home/alice/src/shop/src/cart.js","thread_id":"th_7f3a","tool_name":"edit_file","turn_id":"tu_01","type":"file_changed","workspace_revision":2}
-    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":2048,"description":"Locate the cart module and its tests","error":"","input_tokens":3400,"output_tokens":310,"parent_id":"","result":"Cart logic lives in src/cart.js; tests in test/cart.test.js.","result_bytes":58,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_completed"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":5200,"output_tokens":180,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
-    {"awaiting_auto_continuation":true,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_01","type":"turn_completed"}
-    {"thread_id":"th_7f3a","turn_id":"tu_02","type":"turn_started"}
-    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the failing cart test","status":"completed"}]},"turn_id":"tu_02","type":"todo_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
-    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
-    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","turn_id":"tu_02","type":"usage_updated"}
-    {"awaiting_auto_continuation":false,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"turn_completed"}
-    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
+    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4-5","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-5","provider":"anthropic","thread_id":"20261202-231501-7f3a","type":"thread_started"}
+    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_started"}
+    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the cart total","status":"pending"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":1800,"output_tokens":95,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
+    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":0,"output_tokens":0,"parent_id":"20261202-231501-7f3a","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_started"}
+    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":300,"output_tokens":12,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
+    {"arguments":"{\\\\"pattern\\\\":\\\\"total(\\\\",\\\\"path\\\\":\\\\"src\\\\"}","item_id":"agent-7e21-turn-0001-item-2","name":"grep","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_started"}
+    {"delta":"src/checkout.js:18\\\\nsrc/api.js:7\\\\n","item_id":"agent-7e21-turn-0001-item-2","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"agent-7e21-turn-0001-item-2","name":"grep","status":"completed","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_completed"}
+    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
+    {"awaiting_auto_continuation":false,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","trace_path":"/home/alice/.wuu/sessions/agent-7e21/session-trace.jsonl","turn_id":"agent-7e21-turn-0001","type":"turn_completed"}
+    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":1000,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":420,"output_tokens":38,"parent_id":"20261202-231501-7f3a","result":"total() is called from src/checkout.js:18 and src/api.js:7.","result_bytes":59,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_completed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"delta":"{\\\\"content\\\\":\\\\"export function total(items) {\\\\\\\\n  return items.slice(0, -1).length;\\\\\\\\n}\\\\\\\\n\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old_string\\\\":\\\\"items.slice(0, -1).length\\\\",\\\\"new_string\\\\":\\\\"items.length\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"delta":"{\\\\"action\\\\":\\\\"edit\\\\",\\\\"new_file_sha\\\\":\\\\"sha256:b71c0e55\\\\",\\\\"old_file_sha\\\\":\\\\"sha256:4d9a6f02\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"workspace_revision\\\\":\\\\"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"action":"edit","item_id":"20261202-231501-7f3a-turn-0001-item-7","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","thread_id":"20261202-231501-7f3a","tool_name":"edit_file","turn_id":"20261202-231501-7f3a-turn-0001","type":"file_changed","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
+    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the cart total","status":"completed"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
+    {"awaiting_auto_continuation":true,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_completed"}
+    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
+    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"usage_updated"}
+    {"awaiting_auto_continuation":false,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_completed"}
+    {"final_message":"The build finished. Running the tests again. All 42 tests pass now.","run_id":"run-20261202-231501-7f3a","status":"completed","thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"result"}
     
   ),
 }
@@ -239,33 +254,33 @@ Object {
   "command": "wuu-filter tool examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_completed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"it_02","name":"read_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"delta":"export function add(cart, item) {\\\\n  if (cart.items.length \\\\u003e 2) return cart;\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"delta":"  return { ...cart, items: [...cart.items, item] };\\\\n}\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"error":"","item_id":"it_02","name":"read_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"item_id":"it_03","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_removed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_removed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old\\\\":\\\\"\\\\u003e 2\\\\",\\\\"new\\\\":\\\\"\\\\u003e 99\\\\"}","item_id":"it_04","name":"edit_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"delta":"Edited src/cart.js (1 replacement)\\\\n","item_id":"it_04","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"error":"","item_id":"it_04","name":"edit_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
-    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
+    {"arguments":"{\\\\"pattern\\\\":\\\\"total(\\\\",\\\\"path\\\\":\\\\"src\\\\"}","item_id":"agent-7e21-turn-0001-item-2","name":"grep","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_started"}
+    {"delta":"src/checkout.js:18\\\\nsrc/api.js:7\\\\n","item_id":"agent-7e21-turn-0001-item-2","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"agent-7e21-turn-0001-item-2","name":"grep","status":"completed","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"delta":"{\\\\"content\\\\":\\\\"export function total(items) {\\\\\\\\n  return items.slice(0, -1).length;\\\\\\\\n}\\\\\\\\n\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old_string\\\\":\\\\"items.slice(0, -1).length\\\\",\\\\"new_string\\\\":\\\\"items.length\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"delta":"{\\\\"action\\\\":\\\\"edit\\\\",\\\\"new_file_sha\\\\":\\\\"sha256:b71c0e55\\\\",\\\\"old_file_sha\\\\":\\\\"sha256:4d9a6f02\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"workspace_revision\\\\":\\\\"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
     
   ),
 }
@@ -277,29 +292,31 @@ Object {
   "command": "head -n 21 examples/killed.jsonl | wuu-pretty",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=auto network=false
-      thread th_7f3a started
+    ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-233000-e1d2 started
     
-    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 0/2 done
-      [>] Run the test suite
-      [ ] Fix the failing cart test
-    I'll run the tests first.
-    $ npm test 2>&1 | tail -n 5 && echo done
-      │ > shop@1.0.0 test
-      │ FAIL test/cart.test.js
-      │   expected 3 items, got 2 <cart>
-      │ Tests: 1 failed, 41 passed
-      │ done
+      [>] Migrate the database
+      [ ] Seed test data
+    Running the migration, then seeding.
+    ▸ read_file db/migrations/007_carts.sql
+      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
       └ ✓ completed
-    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
-    ▸ read_file src/cart.js
+    $ npm run migrate
+      │ migrated: users, carts, orders
+      │ Exit code 0
+      └ ✓ completed
+    ≡ todo 1/2 done
+      [x] Migrate the database
+      [>] Seed test data
+    $ npm run seed -- --rows 100000
       └ no completion (the run was cut)
-    ── turn 1 cut off before it ended
+    ── turn 1 cut off before it ended · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 70
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event; seen: 1 turn
+    the input ended without a result event; seen: 1 turn · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 70
     
   ),
 }
@@ -311,44 +328,46 @@ Object {
   "command": "wuu-filter -v subagent todo examples/run.jsonl | wuu-pretty --color never",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=auto network=false
-      thread th_7f3a started
+    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-231501-7f3a started
     
-    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 5 && echo done
-      │ > shop@1.0.0 test
+    $ npm test 2>&1 | tail -n 3
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Tests: 1 failed, 41 passed
-      │ done
+      │ Exit code 1
       └ ✓ completed
+    [agent-7e21] ▸ grep pattern=total( path=src
+      │ src/checkout.js:18
+      │ src/api.js:7
+      └ ✓ completed
+    ◆ agent-7e21 turn agent-7e21-turn-0001 completed (sub-agent) · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
     ▸ read_file src/cart.js
-      │ export function add(cart, item) {
-      │   if (cart.items.length > 2) return cart;
-      │   return { ...cart, items: [...cart.items, item] };
-      │ }
+      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
       └ ✓ completed
-    $ grep -rn cart src
-      └ withdrawn
     ▸ edit_file src/cart.js
-      │ Edited src/cart.js (1 replacement)
+      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
       └ ✓ completed
-      ✎ modify src/cart.js
-    The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
+      ✎ edit src/cart.js
+    $ npm run build
+      │ Running in background as process 4242
+      └ ✓ completed
+    The total dropped the last item; fixed it in src/cart.js.
+    ── turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues
     
-    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 2 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    The build finished. Running the tests again.
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
+    ── turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
-    trace /home/alice/.wuu/traces/th_7f3a.jsonl
+    run run-20261202-231501-7f3a · 2 turns · prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
     
   ),
 }
@@ -360,56 +379,60 @@ Object {
   "command": "wuu-pretty --full --verbose --width 120 examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=auto network=false · protocol 1 · max parallel 4
-      thread th_7f3a started
+    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=standard · protocol wuu-app-server/v0.1 · max parallel 4
+      thread 20261202-231501-7f3a started
     
-    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    · provider_state step 0 events_emitted=12 full_input_items=3 input_items=3 protocol=messages provider=anthropic replay_mode=full transport=sse
-    · request_context step 0 message_count=3 prompt_cache_key=shop-7f3a stable_prefix_hash=591785b7 system_bytes=10422 system_hash=b1946ac9 tool_count=9 tool_surface_hash=77e2aa01 turn_prefix_hash=c0ffee12
-    ≡ todo 0/2 done
+    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    · request_context step 0 block_kind_bytes={"text":5120,"tool_result":2048} block_kind_counts={"text":3,"tool_result":1} block_kinds=["text","tool_result"] content_bytes=7168 dynamic_context_bytes=612 message_bytes=7168 message_count=4 prompt_cache_key=20261202-231501-7f3a stable_prefix=2 stable_prefix_bytes=10422 stable_prefix_hash=sha256:591785b7c1d2 system_bytes=10422 system_hash=sha256:b1946ac92492 system_messages=1 system_sections=[{"key":"base","static":true,"bytes":8120,"hash":"sha256:9a0e3c1d"},{"key":"environment","static":false,"bytes":402}] tool_count=9 tool_schema_bytes=8804 tool_surface_hash=sha256:77e2aa01f00d turn_prefix=1 turn_prefix_bytes=612 turn_prefix_hash=sha256:c0ffee12aa01
+    · provider_state step 0 events_emitted=true full_input_items=4 input_items=4 protocol=responses provider=anthropic replay_mode=full transport=sse
+    ≡ todo 0/2 done · Fix the failing cart test
       [>] Run the test suite
-      [ ] Fix the failing cart test
+      [ ] Fix the cart total
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 5 && echo done
-      │ > shop@1.0.0 test
+    $ npm test 2>&1 | tail -n 3
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Tests: 1 failed, 41 passed
-      │ done
+      │ Exit code 1
       └ ✓ completed
-    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
+    ◆ find-callers (explorer) started: Find every caller of total()
+    [find-callers] ▸ grep pattern=total( path=src
+      │ src/checkout.js:18
+      │ src/api.js:7
+      └ ✓ completed
+    ◆ find-callers turn agent-7e21-turn-0001 completed (sub-agent) · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    ◆ find-callers (explorer) ✓ completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+      │ total() is called from src/checkout.js:18 and src/api.js:7.
+    · provider_state step 1 connection_reused=true delta_input_items=2 events_emitted=true full_input_items=6 input_items=2 previous_response_id_used=true protocol=responses provider=anthropic replay_mode=previous_response_id transport=sse
     ▸ read_file src/cart.js
-      │ export function add(cart, item) {
-      │   if (cart.items.length > 2) return cart;
-      │   return { ...cart, items: [...cart.items, item] };
-      │ }
+      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/cart.js"}
       └ ✓ completed
-    $ grep -rn cart src
-      └ withdrawn
     ▸ edit_file src/cart.js
-      │ Edited src/cart.js (1 replacement)
+      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
       └ ✓ completed
-      ✎ modify src/cart.js
-    ◆ find-cart-code (explorer) ✓ completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-      │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
-    The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
-    
-    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ≡ todo 2/2 done
+      ✎ edit src/cart.js
+    $ npm run build
+      │ Running in background as process 4242
+      └ ✓ completed
+    ≡ todo 2/2 done · Fix the failing cart test
       [x] Run the test suite
-      [x] Fix the failing cart test
+      [x] Fix the cart total
+    The total dropped the last item; fixed it in src/cart.js.
+    ── turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues
+    
+    ━━ turn 2 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    · provider_state step 0 connection_reused=true events_emitted=true full_input_items=4 input_items=4 protocol=responses provider=anthropic replay_mode=full transport=sse
+    The build finished. Running the tests again.
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
+    ── turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
-    1 subagent · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-    trace /home/alice/.wuu/traces/th_7f3a.jsonl
+    run run-20261202-231501-7f3a · 2 turns · prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    1 subagent · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
     
   ),
 }
@@ -421,62 +444,74 @@ Object {
   "command": "wuu-pretty --markdown examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    # wuu run: claude-sonnet-4
+    # wuu run: claude-sonnet-4-5
     
-    - **Model:** claude-sonnet-4 (anthropic, effort medium)
+    - **Model:** claude-sonnet-4-5 (anthropic, effort medium)
     - **Workspace:** \`/home/alice/src/shop\`
-    - **Permissions:** mode=auto, network=false
-    - **Thread:** \`th_7f3a\` (started)
+    - **Permissions:** mode=standard
+    - **Thread:** \`20261202-231501-7f3a\` (started)
     
-    ## Turn 1 · tu_01
+    ## Turn 1 · 20261202-231501-7f3a-turn-0001
     
-    **Todo** (0/2 done)
+    **Todo** (0/2 done) — Fix the failing cart test
     
     - [ ] Run the test suite *(in progress)*
-    - [ ] Fix the failing cart test
+    - [ ] Fix the cart total
     
     I'll run the tests first.
     
     \`\`\`console
-    $ npm test 2>&1 | tail -n 5 && echo done
-    > shop@1.0.0 test
+    $ npm test 2>&1 | tail -n 3
     FAIL test/cart.test.js
       expected 3 items, got 2 <cart>
-    Tests: 1 failed, 41 passed
-    done
+    Exit code 1
     \`\`\`
     
-    ◆ Subagent **find-cart-code** (explorer) started — Locate the cart module and its tests
+    ◆ Subagent **find-callers** (explorer) started — Find every caller of total()
+    
+    *◆ find-callers (sub-agent):*
+    
+    \`\`\`text
+    ▸ grep pattern=total( path=src
+    src/checkout.js:18
+    src/api.js:7
+    \`\`\`
+    
+    *◆ find-callers turn agent-7e21-turn-0001 completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38 (sub-agent)*
+    
+    ◆ Subagent **find-callers** (explorer) completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    
+    > total() is called from src/checkout.js:18 and src/api.js:7.
     
     \`\`\`text
     ▸ read_file src/cart.js
-    export function add(cart, item) {
-      if (cart.items.length > 2) return cart;
-      return { ...cart, items: [...cart.items, item] };
-    }
+    {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/cart.js"}
     \`\`\`
     
     \`\`\`text
     ▸ edit_file src/cart.js
-    Edited src/cart.js (1 replacement)
+    {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
     \`\`\`
     
-    - ✎ modify \`src/cart.js\`
+    - ✎ edit \`src/cart.js\`
     
-    ◆ Subagent **find-cart-code** (explorer) completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
+    \`\`\`console
+    $ npm run build
+    Running in background as process 4242
+    \`\`\`
     
-    > Cart logic lives in src/cart.js; tests in test/cart.test.js.
-    
-    The cart capped items at 3; I raised the limit.
-    
-    *Turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues*
-    
-    ## Turn 2 · tu_02
-    
-    **Todo** (2/2 done)
+    **Todo** (2/2 done) — Fix the failing cart test
     
     - [x] Run the test suite
-    - [x] Fix the failing cart test
+    - [x] Fix the cart total
+    
+    The total dropped the last item; fixed it in src/cart.js.
+    
+    *Turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues*
+    
+    ## Turn 2 · 20261202-231501-7f3a-turn-0002
+    
+    The build finished. Running the tests again.
     
     \`\`\`console
     $ npm test
@@ -485,14 +520,14 @@ Object {
     
     All 42 tests pass now.
     
-    *Turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60*
+    *Turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60*
     
     ## Result: ✓ completed
     
-    - **Run:** \`run_5d1c\`, 2 turns
-    - **Tokens:** prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
-    - **Subagents:** 1 subagent, prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-    - **Trace:** \`/home/alice/.wuu/traces/th_7f3a.jsonl\`
+    - **Run:** \`run-20261202-231501-7f3a\`, 2 turns
+    - **Tokens:** prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    - **Subagents:** 1 subagent, prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    - **Trace:** \`/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl\`
     
   ),
 }
@@ -505,35 +540,41 @@ Object {
   "stderr": "",
   "stdout": String(
     ━━ examples/failed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ● gpt-5 (openai, effort high) in /Users/bob/work/api
-      permissions mode=ask
-      thread th_9b21 started
+    ● gpt-5 (openai, effort high) in /home/bob/work/api
+      permissions mode=standard
+      thread 20261202-224010-9b21 started
     
-    ━━ turn 1 · tu_a1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    Deploying with the key from .env
-    $ curl -H 'Authorization: Bearer sk-proj-abc123def456ghi789jkl012mno345' https://api.example.com/de…
-      │ curl: (6) Could not resolve host
-      └ ✗ failed: exit status 6
-    ── ✗ turn 1 failed: tool failed: exit status 6 · prompt 3,000 · output 90
+    ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Deploying with the key from .env.
+    ▸ read_file .env
+      │ {"content":"OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd\\\\nDEPLOY_URL=https://api.example.com…
+      └ ✓ completed
+    $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
+      │ curl: (6) Could not resolve host: api.example.com
+      │ Exit code 6
+      └ ✓ completed
+    ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · prompt 3,000 · output 90
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    turn failed: tool failed: exit status 6
-    run run_77aa · 1 turn · prompt 3,000 · output 90
-    trace /Users/bob/.wuu/traces/th_9b21.jsonl
+    openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd
+    run run-20261202-224010-9b21 · 1 turn · prompt 3,000 · output 90
+    trace /home/alice/.wuu/sessions/20261202-224010-9b21/session-trace.jsonl
     
     ━━ examples/timeout.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=auto
-      thread th_e5f6 forked
+    ● claude-sonnet-4-20250514 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-220000-e5f6 started
     
-    ━━ turn 1 · tu_t1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    Refactoring the checkout
+    ━━ turn 1 · 20261202-220000-e5f6-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Refactoring the checkout; running the e2e suite.
+    $ npm run test:e2e
+      └ no completion (turn ended)
     ── ✗ turn 1 interrupted: timeout · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
     
     ━━ ✗ timeout ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    timeout after 600s
-    run run_t7 · 1 turn · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
-    trace /home/alice/.wuu/traces/th_e5f6.jsonl
+    timeout
+    run run-20261202-220000-e5f6 · 1 turn · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
+    trace /home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl
     
   ),
 }
@@ -545,54 +586,56 @@ Object {
   "command": "wuu-pretty examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=auto network=false
-      thread th_7f3a started
+    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-231501-7f3a started
     
-    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ≡ todo 0/2 done
+    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done · Fix the failing cart test
       [>] Run the test suite
-      [ ] Fix the failing cart test
+      [ ] Fix the cart total
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 5 && echo done
-      │ > shop@1.0.0 test
+    $ npm test 2>&1 | tail -n 3
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Tests: 1 failed, 41 passed
-      │ done
+      │ Exit code 1
       └ ✓ completed
-    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
+    ◆ find-callers (explorer) started: Find every caller of total()
+    [find-callers] ▸ grep pattern=total( path=src
+      │ src/checkout.js:18
+      │ src/api.js:7
+      └ ✓ completed
+    ◆ find-callers turn agent-7e21-turn-0001 completed (sub-agent) · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    ◆ find-callers (explorer) ✓ completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+      │ total() is called from src/checkout.js:18 and src/api.js:7.
     ▸ read_file src/cart.js
-      │ export function add(cart, item) {
-      │   if (cart.items.length > 2) return cart;
-      │   return { ...cart, items: [...cart.items, item] };
-      │ }
+      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
       └ ✓ completed
-    $ grep -rn cart src
-      └ withdrawn
     ▸ edit_file src/cart.js
-      │ Edited src/cart.js (1 replacement)
+      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
       └ ✓ completed
-      ✎ modify src/cart.js
-    ◆ find-cart-code (explorer) ✓ completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-      │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
-    The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
-    
-    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ≡ todo 2/2 done
+      ✎ edit src/cart.js
+    $ npm run build
+      │ Running in background as process 4242
+      └ ✓ completed
+    ≡ todo 2/2 done · Fix the failing cart test
       [x] Run the test suite
-      [x] Fix the failing cart test
+      [x] Fix the cart total
+    The total dropped the last item; fixed it in src/cart.js.
+    ── turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues
+    
+    ━━ turn 2 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    The build finished. Running the tests again.
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
+    ── turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
-    1 subagent · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-    trace /home/alice/.wuu/traces/th_7f3a.jsonl
+    run run-20261202-231501-7f3a · 2 turns · prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    1 subagent · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
     
   ),
 }
@@ -614,11 +657,14 @@ Object {
   "stderr": String(
     wuu-redact: examples/failed.jsonl:1: workspace
     wuu-redact: examples/failed.jsonl:2: workspace
-    wuu-redact: examples/failed.jsonl:5: authorization
-    wuu-redact: examples/failed.jsonl:6: authorization
-    wuu-redact: examples/failed.jsonl:8: authorization
-    wuu-redact: examples/failed.jsonl:10: authorization
-    wuu-redact: examples/failed.jsonl:13: home
+    wuu-redact: examples/failed.jsonl:6: key-value
+    wuu-redact: examples/failed.jsonl:8: key-value
+    wuu-redact: examples/failed.jsonl:9: key-value
+    wuu-redact: examples/failed.jsonl:11: key-value
+    wuu-redact: examples/failed.jsonl:13: authorization
+    wuu-redact: examples/failed.jsonl:15: key-value
+    wuu-redact: examples/failed.jsonl:16: key-value
+    wuu-redact: examples/failed.jsonl:16: home
     
   ),
   "stdout": "",
@@ -639,21 +685,28 @@ Object {
   "code": 0,
   "command": "wuu-redact --report '$..arguments' examples/failed.jsonl | wuu-filter tool_started",
   "stderr": String(
-    wuu-redact: report: 10 redactions in 7 of 13 events
-    wuu-redact: report: rule authorization: 3
+    wuu-redact: report: 14 redactions in 10 of 16 events
+    wuu-redact: report: rule authorization: 1
     wuu-redact: report: rule home: 1
-    wuu-redact: report: rule jsonpath: 4
+    wuu-redact: report: rule jsonpath: 5
+    wuu-redact: report: rule key-value: 5
     wuu-redact: report: rule workspace: 2
     wuu-redact: report: type command_completed: 2
     wuu-redact: report: type command_output_delta: 2
     wuu-redact: report: type command_started: 2
-    wuu-redact: report: type result: 1
+    wuu-redact: report: type result: 2
     wuu-redact: report: type session_configured: 1
     wuu-redact: report: type thread_started: 1
-    wuu-redact: report: type tool_started: 1
+    wuu-redact: report: type tool_output_delta: 1
+    wuu-redact: report: type tool_started: 2
+    wuu-redact: report: type turn_failed: 1
     
   ),
-  "stdout": "{\\"arguments\\":\\"\\\\u003credacted\\\\u003e\\",\\"item_id\\":\\"it_a1\\",\\"name\\":\\"bash\\",\\"thread_id\\":\\"th_9b21\\",\\"turn_id\\":\\"tu_a1\\",\\"type\\":\\"tool_started\\"}\\n",
+  "stdout": String(
+    {"arguments":"\\\\u003credacted\\\\u003e","item_id":"20261202-224010-9b21-turn-0001-item-3","name":"read_file","thread_id":"20261202-224010-9b21","turn_id":"20261202-224010-9b21-turn-0001","type":"tool_started"}
+    {"arguments":"\\\\u003credacted\\\\u003e","item_id":"20261202-224010-9b21-turn-0001-item-5","name":"bash","thread_id":"20261202-224010-9b21","turn_id":"20261202-224010-9b21-turn-0001","type":"tool_started"}
+    
+  ),
 }
 `
 
@@ -683,8 +736,8 @@ exports[`test/docs.test.ts > TAP > man/wuu-result.1 EXAMPLES > wuu-result --json
 Object {
   "code": 5,
   "command": "wuu-result --json examples/timeout.jsonl | jq -r .error",
-  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout after 600s\\n",
-  "stdout": "timeout after 600s\\n",
+  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout\\n",
+  "stdout": "timeout\\n",
 }
 `
 
@@ -692,8 +745,14 @@ exports[`test/docs.test.ts > TAP > man/wuu-result.1 EXAMPLES > wuu-result --stru
 Object {
   "code": 0,
   "command": "wuu-result --structured examples/structured.jsonl | jq .files",
-  "stderr": "wuu-result: examples/structured.jsonl:9: error event: output schema: property \\"ok\\" expected boolean\\n",
-  "stdout": "3\\n",
+  "stderr": "",
+  "stdout": String(
+    [
+      "src/cart.test.js",
+      "src/api.test.js"
+    ]
+    
+  ),
 }
 `
 
@@ -701,9 +760,9 @@ exports[`test/docs.test.ts > TAP > man/wuu-result.1 EXAMPLES > wuu-result exampl
 Object {
   "code": 0,
   "command": "wuu-result examples/failed.jsonl; echo \\"exit $?\\"",
-  "stderr": "wuu-result: examples/failed.jsonl: status failed: turn failed: tool failed: exit status 6\\n",
+  "stderr": "wuu-result: examples/failed.jsonl: status failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd\\n",
   "stdout": String(
-    Deploying with the key from .env
+    Deploying with the key from .env.
     exit 3
     
   ),
@@ -715,7 +774,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/killed.jsonl; echo \\"exit $?\\"",
   "stderr": String(
-    wuu-result: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-result: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
     wuu-result: examples/killed.jsonl: no result event: the producer was killed or the stream was cut
     
   ),
@@ -728,7 +787,20 @@ Object {
   "code": 0,
   "command": "wuu-result examples/run.jsonl",
   "stderr": "",
-  "stdout": "All 42 tests pass now.\\n",
+  "stdout": "The build finished. Running the tests again. All 42 tests pass now.\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-result.1 EXAMPLES > wuu-result examples/setup-failed.jsonl; echo "exit $?" 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-result examples/setup-failed.jsonl; echo \\"exit $?\\"",
+  "stderr": "wuu-result: examples/setup-failed.jsonl: status failed: initialize app-server: start app-server: exec: \\"wuu-app-server\\": executable file not found in $PATH\\n",
+  "stdout": String(
+    
+    exit 3
+    
+  ),
 }
 `
 
@@ -748,8 +820,8 @@ Object {
   "stderr": "",
   "stdout": String(
     turn_started\\t2
-    turn_completed\\t2
-    total\\t4
+    turn_completed\\t3
+    total\\t5
     
   ),
 }
@@ -783,24 +855,29 @@ Object {
     
     Exit status (beyond 1 bad data, 2 usage):
       0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
-      7 no result event (the producer was killed or the stream was cut)
+      7 no result event (the producer was killed or the stream was cut, or the
+        input was empty)
       8 unknown or missing status   9 --structured: no structured_result
     
     Examples:
       wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
       wuu-result --structured structured.jsonl
-      wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool
+      wuu exec --json "..." | wuu-result --tee -o msg.txt | wuu-filter tool
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
-                             means its *.jsonl and *.jsonl.gz files; .gz is decompressed
+                             means its *.jsonl and *.jsonl.gz files; gzip input is
+                             recognised by its bytes and decompressed
+      -f, --follow           keep reading each FILE as it grows (like tail -F);
+                             end after the run's result event, or on Ctrl-C
       --strict               stop at the first bad line (exit 1)
       --pass-invalid         hand bad lines on unchanged instead of skipping them
       --max-line-bytes N     longest line accepted (default 32M; K, M, G suffixes)
       -h, --help             show this help and exit
       --version              print the version and exit
     A bad line is reported on stderr as PROG: FILE:LINE: message.
-    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable input.
+    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable
+    input, 129/130/143 after SIGHUP/SIGINT/SIGTERM.
     
   ),
 }
@@ -814,6 +891,9 @@ Object {
   "stdout": String(
     turn_started
     agent_message_delta
+    tool_started
+    tool_output_delta
+    tool_completed
     tool_started
     command_started
     tool_output_delta
@@ -831,8 +911,8 @@ exports[`test/docs.test.ts > TAP > man/wuu-turns.1 EXAMPLES > wuu-turns --only-t
 Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
-  "stderr": "wuu-turns: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
-  "stdout": "{\\"turn_id\\":\\"tu_01\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"it_01\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":106},{\\"item_id\\":\\"it_02\\",\\"name\\":\\"read_file\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":0}]}\\n",
+  "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
 }
 `
 
@@ -842,8 +922,9 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, message, tools: [.tool_calls[].name], usage}'",
   "stderr": "",
   "stdout": String(
-    {"turn_id":"tu_01","status":"completed","message":"I'll run the tests first. The cart capped items at 3; I raised the limit.","tools":["bash","read_file","edit_file"],"usage":{"input_tokens":9800,"output_tokens":420,"cache_creation_tokens":4096,"cache_read_tokens":4096,"completed_input_tokens":9800,"completed_output_tokens":420}}
-    {"turn_id":"tu_02","status":"completed","message":"All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":11200,"output_tokens":60,"cache_creation_tokens":0,"cache_read_tokens":8192,"completed_input_tokens":11200,"completed_output_tokens":60}}
+    {"turn_id":"agent-7e21-turn-0001","status":"completed","message":null,"tools":["grep"],"usage":{"input_tokens":420,"cache_creation_tokens":1000,"cache_read_tokens":0,"prompt_tokens":1420,"output_tokens":38,"cache_hit":0}}
+    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","message":"I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.","tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"cache_creation_tokens":4096,"cache_read_tokens":4096,"prompt_tokens":12092,"output_tokens":310,"cache_hit":0.33873635461462126}}
+    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","message":"The build finished. Running the tests again. All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":800,"cache_creation_tokens":0,"cache_read_tokens":8192,"prompt_tokens":8992,"output_tokens":60,"cache_hit":0.9110320284697508}}
     
   ),
 }
@@ -855,10 +936,11 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl examples/failed.jsonl examples/timeout.jsonl | jq -r '[.turn_id, .status, .usage.input_tokens] | @tsv'",
   "stderr": "",
   "stdout": String(
-    tu_01\\tcompleted\\t9800
-    tu_02\\tcompleted\\t11200
-    tu_a1\\tfailed\\t3000
-    tu_t1\\tinterrupted\\t4000
+    agent-7e21-turn-0001\\tcompleted\\t420
+    20261202-231501-7f3a-turn-0001\\tcompleted\\t3900
+    20261202-231501-7f3a-turn-0002\\tcompleted\\t800
+    20261202-224010-9b21-turn-0001\\tfailed\\t3000
+    20261202-220000-e5f6-turn-0001\\tinterrupted\\t4000
     
   ),
 }
@@ -870,10 +952,10 @@ Object {
   "command": "wuu-turns examples/timeout.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto"},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_e5f6","type":"thread_forked"}
-    {"type":"turn","thread_id":"th_e5f6","turn_id":"tu_t1","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"message":"Refactoring the checkout","message_source":"deltas","tool_calls":[],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"output_tokens":200,"cache_creation_tokens":0,"cache_read_tokens":3000,"completed_input_tokens":null,"completed_output_tokens":null},"event_counts":{"turn_started":1,"agent_message_delta":1,"usage_updated":1,"turn_interrupted":1}}
-    {"error":"timeout after 600s","final_message":"Refactoring the checkout","run_id":"run_t7","status":"timeout","thread_id":"th_e5f6","trace_path":"/home/alice/.wuu/traces/th_e5f6.jsonl","turn_id":"tu_t1","type":"result"}
+    {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
+    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
+    {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
     
   ),
 }
@@ -884,28 +966,28 @@ Object {
   "code": 0,
   "command": "wuu-usage --by thread,model --breakdown --csv examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    wuu-usage: examples/killed.jsonl:25: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
     
   ),
   "stdout": String(
     kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
-    row,th_9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
-    model,th_9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
-    row,th_7f3a,claude-sonnet-4,main,,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
-    model,th_7f3a,claude-sonnet-4,main,claude-sonnet-4,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
-    row,th_7f3a,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    model,th_7f3a,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    row,th_c4d0,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
-    model,th_c4d0,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
-    row,th_e5f6,claude-sonnet-4,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    model,th_e5f6,claude-sonnet-4,main,claude-sonnet-4,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    total,,,main,,5,0,28800,4096,15288,48184,782,0.317283745,
-    total,,,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    total,,,all,,5,1,32200,4096,17336,53632,1092,0.323239856,
+    row,20261202-224010-9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
+    model,20261202-224010-9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    row,20261202-233000-e1d2,claude-haiku-4-5,main,,1,0,1300,2048,0,3348,81,0,0.004265
+    model,20261202-233000-e1d2,claude-haiku-4-5,main,claude-haiku-4-5,1,0,1300,2048,0,3348,81,0,0.004265
+    row,20261202-231501-7f3a,claude-sonnet-4-5,main,,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
+    model,20261202-231501-7f3a,claude-sonnet-4-5,main,claude-sonnet-4-5,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
+    row,20261202-231501-7f3a,claude-sonnet-4-5,subagents,,0,1,420,1000,0,1420,38,0,0.00558
+    model,20261202-231501-7f3a,claude-sonnet-4-5,subagents,claude-sonnet-4-5,0,1,420,1000,0,1420,38,0,0.00558
+    row,20261202-230512-c4d0,gpt-5,main,,1,0,2100,0,1024,3124,44,0.327784891,0.003193
+    model,20261202-230512-c4d0,gpt-5,main,gpt-5,1,0,2100,0,1024,3124,44,0.327784891,0.003193
+    row,20261202-220000-e5f6,claude-sonnet-4-20250514,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    model,20261202-220000-e5f6,claude-sonnet-4-20250514,main,claude-sonnet-4-20250514,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    total,,,main,,6,0,15100,6144,16312,37556,785,0.434338055,0.0667044
+    total,,,subagents,,0,1,420,1000,0,1420,38,0,0.00558
+    total,,,all,,6,1,15520,7144,16312,38976,823,0.418513957,0.0722844
     
   ),
 }
@@ -916,7 +998,7 @@ Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
   "stderr": "",
-  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"output_tokens\\":790,\\"prompt_tokens\\":42832,\\"cache_hit_ratio\\":0.334703025,\\"cost_usd\\":0.1047108}\\n",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":5120,\\"cache_creation_tokens\\":5096,\\"cache_read_tokens\\":12288,\\"output_tokens\\":408,\\"prompt_tokens\\":22504,\\"cache_hit_ratio\\":0.54603626,\\"cost_usd\\":0.0442764}\\n",
 }
 `
 
@@ -926,15 +1008,15 @@ Object {
   "command": "wuu-usage --merge --table <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
   "stderr": "",
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT   COST
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
-    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%  $0.09
-    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
-    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%  $0.02
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
-    TOTAL              main           3       0  25,000        4,096      15,288  44,384     680      34.4%  $0.11
-    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
-    TOTAL              all            3       1  28,400        4,096      17,336  49,832     990      34.8%  $0.12
+    THREAD                RUN                       AGENT      TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0  4,700        4,096      12,288  21,084     370      58.3%    $0.04
+    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0  4,000            0       3,000   7,000     200      42.9%    $0.02
+    --------------------  ------------------------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                           main           3       0  8,700        4,096      15,288  28,084     570      54.4%    $0.05
+    TOTAL                                           subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                           all            3       1  9,120        5,096      15,288  29,504     608      51.8%    $0.06
     
   ),
 }
@@ -946,15 +1028,15 @@ Object {
   "command": "wuu-usage --table --by turn examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    THREAD   RUN       TURN   MODEL            AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT   COST
-    -------  --------  -----  ---------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
-    th_7f3a  run_5d1c  tu_01  claude-sonnet-4  main           1       0   9,800        4,096       4,096  17,992     420      22.8%  $0.05
-    th_7f3a  run_5d1c  -      claude-sonnet-4  ag_01          0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
-    th_7f3a  run_5d1c  tu_02  claude-sonnet-4  main           1       0  11,200            0       8,192  19,392      60      42.2%  $0.04
-    -------  --------  -----  ---------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -----
-    TOTAL                                      main           2       0  21,000        4,096      12,288  37,384     480      32.9%  $0.09
-    TOTAL                                      subagents      0       1   3,400            0       2,048   5,448     310      37.6%  $0.02
-    TOTAL                                      all            2       1  24,400        4,096      14,336  42,832     790      33.5%  $0.10
+    THREAD                RUN                       TURN                            MODEL              AGENT       TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ------------------------------  -----------------  ----------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0001  claude-sonnet-4-5  main            1       0  3,900        4,096       4,096  12,092     310      33.9%    $0.03
+    20261202-231501-7f3a  run-20261202-231501-7f3a  -                               claude-sonnet-4-5  agent-7e21      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0002  claude-sonnet-4-5  main            1       0    800            0       8,192   8,992      60      91.1%  $0.0058
+    --------------------  ------------------------  ------------------------------  -----------------  ----------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                                                                              main            2       0  4,700        4,096      12,288  21,084     370      58.3%    $0.04
+    TOTAL                                                                                              subagents       0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                                                                              all             2       1  5,120        5,096      12,288  22,504     408      54.6%    $0.04
     
   ),
 }
@@ -965,25 +1047,24 @@ Object {
   "code": 0,
   "command": "wuu-usage --table examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    wuu-usage: examples/killed.jsonl:25: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
     
   ),
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
-    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
-    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
-    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
+    THREAD                RUN                       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    20261202-224010-9b21  run-20261202-224010-9b21  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    20261202-233000-e1d2  (no result)               main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
+    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    20261202-230512-c4d0  run-20261202-230512-c4d0  main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
+    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                           main           6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
+    TOTAL                                           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                           all            6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
     
   ),
 }
@@ -1008,29 +1089,31 @@ Object {
   "command": "head -n 21 examples/killed.jsonl | wuu-pretty",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=auto network=false
-      thread th_7f3a started
+    ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-233000-e1d2 started
     
-    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     ≡ todo 0/2 done
-      [>] Run the test suite
-      [ ] Fix the failing cart test
-    I'll run the tests first.
-    $ npm test 2>&1 | tail -n 5 && echo done
-      │ > shop@1.0.0 test
-      │ FAIL test/cart.test.js
-      │   expected 3 items, got 2 <cart>
-      │ Tests: 1 failed, 41 passed
-      │ done
+      [>] Migrate the database
+      [ ] Seed test data
+    Running the migration, then seeding.
+    ▸ read_file db/migrations/007_carts.sql
+      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
       └ ✓ completed
-    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
-    ▸ read_file src/cart.js
+    $ npm run migrate
+      │ migrated: users, carts, orders
+      │ Exit code 0
+      └ ✓ completed
+    ≡ todo 1/2 done
+      [x] Migrate the database
+      [>] Seed test data
+    $ npm run seed -- --rows 100000
       └ no completion (the run was cut)
-    ── turn 1 cut off before it ended
+    ── turn 1 cut off before it ended · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 70
     
     ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    the input ended without a result event; seen: 1 turn
+    the input ended without a result event; seen: 1 turn · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 70
     
   ),
 }
@@ -1041,11 +1124,9 @@ Object {
   "code": 0,
   "command": "ls examples/*.jsonl | xargs -P4 -n 50 sh -c 'mkdir -p parts && wuu-usage --json \\"$@\\" > \\"$(mktemp parts/part.XXXXXX.jsonl)\\"' sh",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    wuu-usage: examples/killed.jsonl:25: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
     
   ),
   "stdout": "",
@@ -1054,9 +1135,9 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-accumulate --check examples/run.jsonl > /dev/null 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-accumulate --check examples/run.jsonl > /dev/null",
-  "stderr": "wuu-accumulate: examples/run.jsonl:37: turn \\"tu_01\\" of thread \\"th_7f3a\\": the deltas (25 bytes) are only a prefix of agent_message_final (73 bytes)\\n",
+  "stderr": "",
   "stdout": "",
 }
 `
@@ -1065,10 +1146,11 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-accumulate --max-out
 Object {
   "code": 1,
   "command": "wuu-accumulate --max-output-bytes 16 examples/killed.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .status, .output, .output_truncated_bytes]'",
-  "stderr": "wuu-accumulate: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
+  "stderr": "wuu-accumulate: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
   "stdout": String(
-    ["it_01","completed","> shop@1ed\\\\ndone\\\\n",90]
-    ["it_02","incomplete","",0]
+    ["20261202-233000-e1d2-turn-0001-item-3","completed","{\\\\"contents.sql\\\\"}",86]
+    ["20261202-233000-e1d2-turn-0001-item-5","completed","migrated code 0\\\\n",27]
+    ["20261202-233000-e1d2-turn-0001-item-7","incomplete","seeding 0 rows)\\\\n",19]
     
   ),
 }
@@ -1080,10 +1162,12 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -c 'select(.type == \\"tool_call\\") | [.item_id, .name, .status, .output_bytes]'",
   "stderr": "",
   "stdout": String(
-    ["it_01","bash","completed",106]
-    ["it_02","read_file","completed",130]
-    ["it_04","edit_file","completed",35]
-    ["it_05","bash","completed",17]
+    ["20261202-231501-7f3a-turn-0001-item-3","bash","completed",68]
+    ["agent-7e21-turn-0001-item-2","grep","completed",32]
+    ["20261202-231501-7f3a-turn-0001-item-5","read_file","completed",107]
+    ["20261202-231501-7f3a-turn-0001-item-7","edit_file","completed",170]
+    ["20261202-231501-7f3a-turn-0001-item-9","bash","completed",38]
+    ["20261202-231501-7f3a-turn-0002-item-3","bash","completed",17]
     
   ),
 }
@@ -1095,8 +1179,8 @@ Object {
   "command": "wuu-accumulate examples/run.jsonl | jq -r 'select(.type == \\"agent_message\\") | .message'",
   "stderr": "",
   "stdout": String(
-    I'll run the tests first. The cart capped items at 3; I raised the limit.
-    All 42 tests pass now.
+    I'll run the tests first. The total dropped the last item; fixed it in src/cart.js.
+    The build finished. Running the tests again. All 42 tests pass now.
     
   ),
 }
@@ -1113,9 +1197,9 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check --json examples/killed.jsonl | jq -r .rule 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check --json examples/killed.jsonl | jq -r .rule",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
     cut-line
     missing-result
@@ -1126,12 +1210,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check examples 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples",
-  "stderr": "wuu-check: checked 5 files: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 7 files: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
-    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -1139,12 +1223,12 @@ Object {
 
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check examples/killed.jsonl 1`] = `
 Object {
-  "code": 1,
+  "code": 0,
   "command": "wuu-check examples/killed.jsonl",
-  "stderr": "wuu-check: checked 1 file: 2 errors, 0 warnings\\n",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings\\n",
   "stdout": String(
-    examples/killed.jsonl:22: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
-    examples/killed.jsonl:22: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
     
   ),
 }
@@ -1165,30 +1249,26 @@ Object {
   "command": "wuu-filter --count examples/run.jsonl | sort -k2 -n",
   "stderr": "",
   "stdout": String(
-    agent_message_final\\t1
-    command_removed\\t1
     file_changed\\t1
-    provider_state\\t1
     request_context\\t1
     result\\t1
     session_configured\\t1
     subagent_completed\\t1
     subagent_started\\t1
-    subagent_updated\\t1
     thread_started\\t1
-    tool_removed\\t1
-    command_completed\\t2
     todo_updated\\t2
-    turn_completed\\t2
     turn_started\\t2
+    command_completed\\t3
+    command_output_delta\\t3
     command_started\\t3
-    usage_updated\\t3
-    command_output_delta\\t4
-    tool_completed\\t4
-    agent_message_delta\\t5
-    tool_started\\t5
-    tool_output_delta\\t7
-    total\\t51
+    provider_state\\t3
+    turn_completed\\t3
+    usage_updated\\t5
+    tool_completed\\t6
+    tool_output_delta\\t6
+    tool_started\\t6
+    agent_message_delta\\t7
+    total\\t56
     
   ),
 }
@@ -1199,37 +1279,81 @@ Object {
   "code": 0,
   "command": "wuu-filter --count share.jsonl | tail -1",
   "stderr": "",
-  "stdout": "total\\t13\\n",
+  "stdout": "total\\t16\\n",
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --turn tu_02 --keep-result tool examples/run.jsonl 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --thread agent-7e21 examples/run.jsonl 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-filter --turn tu_02 --keep-result tool examples/run.jsonl",
+  "command": "wuu-filter --thread agent-7e21 examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
-    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
-    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
+    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":300,"output_tokens":12,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
+    {"arguments":"{\\\\"pattern\\\\":\\\\"total(\\\\",\\\\"path\\\\":\\\\"src\\\\"}","item_id":"agent-7e21-turn-0001-item-2","name":"grep","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_started"}
+    {"delta":"src/checkout.js:18\\\\nsrc/api.js:7\\\\n","item_id":"agent-7e21-turn-0001-item-2","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"agent-7e21-turn-0001-item-2","name":"grep","status":"completed","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_completed"}
+    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
+    {"awaiting_auto_continuation":false,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","trace_path":"/home/alice/.wuu/sessions/agent-7e21/session-trace.jsonl","turn_id":"agent-7e21-turn-0001","type":"turn_completed"}
     
   ),
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.name==bash' tool_started examples/run.jsonl # JSONPath condition 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --turn 20261202-231501-7f3a-turn-0002 --keep-result tool examples/run.jsonl 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-filter --where '$.name==bash' tool_started examples/run.jsonl # JSONPath condition",
+  "command": "wuu-filter --turn 20261202-231501-7f3a-turn-0002 --keep-result tool examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
+    {"final_message":"The build finished. Running the tests again. All 42 tests pass now.","run_id":"run-20261202-231501-7f3a","status":"completed","thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"result"}
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-filter --where '$.arguments.command~=^npm' tool_started examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.cache_read_tokens>0' usage_updated examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-filter --where '$.cache_read_tokens>0' usage_updated examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
+    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"usage_updated"}
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-filter --where '$.name==bash' tool_started examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-filter --where '$.name==bash' tool_started examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
     
   ),
 }
@@ -1241,49 +1365,51 @@ Object {
   "command": "wuu-filter -v diag message examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto","network":false},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_7f3a","type":"thread_started"}
-    {"thread_id":"th_7f3a","turn_id":"tu_01","type":"turn_started"}
-    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the failing cart test","status":"pending"}]},"turn_id":"tu_01","type":"todo_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"\\\\u003e shop@1.0.0 test\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","delta":"Tests: 1 failed, 41 passed\\\\ndone\\\\n","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_output_delta"}
-    {"error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 5 \\\\u0026\\\\u0026 echo done","error":"","item_id":"it_01","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_completed"}
-    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Locate the cart module and its tests","error":"","input_tokens":0,"output_tokens":0,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_started"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"it_02","name":"read_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"delta":"export function add(cart, item) {\\\\n  if (cart.items.length \\\\u003e 2) return cart;\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"delta":"  return { ...cart, items: [...cart.items, item] };\\\\n}\\\\n","item_id":"it_02","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"error":"","item_id":"it_02","name":"read_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":1024,"description":"Locate the cart module and its tests","error":"","input_tokens":2100,"output_tokens":150,"parent_id":"","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"item_id":"it_03","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_removed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"grep -rn cart src\\\\"}","command":"grep -rn cart src","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_removed"}
-    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old\\\\":\\\\"\\\\u003e 2\\\\",\\\\"new\\\\":\\\\"\\\\u003e 99\\\\"}","item_id":"it_04","name":"edit_file","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_started"}
-    {"delta":"Edited src/cart.js (1 replacement)\\\\n","item_id":"it_04","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_output_delta"}
-    {"error":"","item_id":"it_04","name":"edit_file","status":"completed","thread_id":"th_7f3a","turn_id":"tu_01","type":"tool_completed"}
-    {"action":"modify","item_id":"it_04","new_file_sha":"89e6c98d92887913cadf06b2adb97f26cde4849b","old_file_sha":"3f786850e387550fdab836ed7e6dc881de23001b","path":"/home/alice/src/shop/src/cart.js","thread_id":"th_7f3a","tool_name":"edit_file","turn_id":"tu_01","type":"file_changed","workspace_revision":2}
-    {"agent_id":"ag_01","agent_path":"/home/alice/.wuu/agents/ag_01","agent_profile":"fast","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":2048,"description":"Locate the cart module and its tests","error":"","input_tokens":3400,"output_tokens":310,"parent_id":"","result":"Cart logic lives in src/cart.js; tests in test/cart.test.js.","result_bytes":58,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-cart-code","thread_id":"th_7f3a","type":"subagent_completed"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":5200,"output_tokens":180,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
-    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","turn_id":"tu_01","type":"usage_updated"}
-    {"awaiting_auto_continuation":true,"input_tokens":9800,"output_tokens":420,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_01","type":"turn_completed"}
-    {"thread_id":"th_7f3a","turn_id":"tu_02","type":"turn_started"}
-    {"thread_id":"th_7f3a","todo":{"items":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the failing cart test","status":"completed"}]},"turn_id":"tu_02","type":"todo_updated"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"it_05","name":"bash","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_started"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
-    {"delta":"Tests: 42 passed\\\\n","item_id":"it_05","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_output_delta"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_output_delta"}
-    {"error":"","item_id":"it_05","name":"bash","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"tool_completed"}
-    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"it_05","name":"bash","process_id":"4242","status":"completed","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_completed"}
-    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","turn_id":"tu_02","type":"usage_updated"}
-    {"awaiting_auto_continuation":false,"input_tokens":11200,"output_tokens":60,"thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"turn_completed"}
-    {"final_message":"All 42 tests pass now.","run_id":"run_5d1c","status":"completed","thread_id":"th_7f3a","trace_path":"/home/alice/.wuu/traces/th_7f3a.jsonl","turn_id":"tu_02","type":"result"}
+    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4-5","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-5","provider":"anthropic","thread_id":"20261202-231501-7f3a","type":"thread_started"}
+    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_started"}
+    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"in_progress"},{"content":"Fix the cart total","status":"pending"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","delta":"FAIL test/cart.test.js\\\\n  expected 3 items, got 2 \\\\u003ccart\\\\u003e\\\\nExit code 1\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test 2\\\\u003e\\\\u00261 | tail -n 3\\\\"}","command":"npm test 2\\\\u003e\\\\u00261 | tail -n 3","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":0,"input_tokens":1800,"output_tokens":95,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
+    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":0,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":0,"output_tokens":0,"parent_id":"20261202-231501-7f3a","result":"","result_bytes":0,"result_path":"","result_truncated":false,"status":"running","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_started"}
+    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":300,"output_tokens":12,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
+    {"arguments":"{\\\\"pattern\\\\":\\\\"total(\\\\",\\\\"path\\\\":\\\\"src\\\\"}","item_id":"agent-7e21-turn-0001-item-2","name":"grep","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_started"}
+    {"delta":"src/checkout.js:18\\\\nsrc/api.js:7\\\\n","item_id":"agent-7e21-turn-0001-item-2","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"agent-7e21-turn-0001-item-2","name":"grep","status":"completed","thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"tool_completed"}
+    {"cache_creation_tokens":1000,"cache_read_tokens":0,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","turn_id":"agent-7e21-turn-0001","type":"usage_updated"}
+    {"awaiting_auto_continuation":false,"input_tokens":420,"output_tokens":38,"thread_id":"agent-7e21","trace_path":"/home/alice/.wuu/sessions/agent-7e21/session-trace.jsonl","turn_id":"agent-7e21-turn-0001","type":"turn_completed"}
+    {"agent_id":"agent-7e21","agent_path":"20261202-231501-7f3a/agent-7e21","agent_profile":"default","agent_type":"explorer","cache_creation_tokens":1000,"cache_read_tokens":0,"description":"Find every caller of total()","error":"","input_tokens":420,"output_tokens":38,"parent_id":"20261202-231501-7f3a","result":"total() is called from src/checkout.js:18 and src/api.js:7.","result_bytes":59,"result_path":"","result_truncated":false,"status":"completed","task_name":"find-callers","thread_id":"20261202-231501-7f3a","type":"subagent_completed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"delta":"{\\\\"content\\\\":\\\\"export function total(items) {\\\\\\\\n  return items.slice(0, -1).length;\\\\\\\\n}\\\\\\\\n\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-5","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-5","name":"read_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"old_string\\\\":\\\\"items.slice(0, -1).length\\\\",\\\\"new_string\\\\":\\\\"items.length\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"delta":"{\\\\"action\\\\":\\\\"edit\\\\",\\\\"new_file_sha\\\\":\\\\"sha256:b71c0e55\\\\",\\\\"old_file_sha\\\\":\\\\"sha256:4d9a6f02\\\\",\\\\"path\\\\":\\\\"src/cart.js\\\\",\\\\"workspace_revision\\\\":\\\\"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390\\\\"}","item_id":"20261202-231501-7f3a-turn-0001-item-7","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-7","name":"edit_file","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"action":"edit","item_id":"20261202-231501-7f3a-turn-0001-item-7","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","thread_id":"20261202-231501-7f3a","tool_name":"edit_file","turn_id":"20261202-231501-7f3a-turn-0001","type":"file_changed","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","delta":"Running in background as process 4242\\\\n","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm run build\\\\",\\\\"run_in_background\\\\":true}","command":"npm run build","error":"","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_completed"}
+    {"cache_creation_tokens":4096,"cache_read_tokens":4096,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"usage_updated"}
+    {"thread_id":"20261202-231501-7f3a","todo":{"explanation":"Fix the failing cart test","todos":[{"content":"Run the test suite","status":"completed"},{"content":"Fix the cart total","status":"completed"}]},"turn_id":"20261202-231501-7f3a-turn-0001","type":"todo_updated"}
+    {"awaiting_auto_continuation":true,"input_tokens":3900,"output_tokens":310,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0001","type":"turn_completed"}
+    {"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_started"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
+    {"delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_output_delta"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","delta":"Tests: 42 passed\\\\n","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_output_delta"}
+    {"error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"tool_completed"}
+    {"arguments":"{\\\\"command\\\\":\\\\"npm test\\\\"}","command":"npm test","error":"","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","status":"completed","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_completed"}
+    {"cache_creation_tokens":0,"cache_read_tokens":8192,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"usage_updated"}
+    {"awaiting_auto_continuation":false,"input_tokens":800,"output_tokens":60,"thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"turn_completed"}
+    {"final_message":"The build finished. Running the tests again. All 42 tests pass now.","run_id":"run-20261202-231501-7f3a","status":"completed","thread_id":"20261202-231501-7f3a","trace_path":"/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl","turn_id":"20261202-231501-7f3a-turn-0002","type":"result"}
     
   ),
 }
@@ -1295,21 +1421,25 @@ Object {
   "command": "wuu-pretty --full --verbose --width 120 examples/failed.jsonl",
   "stderr": "",
   "stdout": String(
-    ● gpt-5 (openai, effort high) in /Users/bob/work/api
-      permissions mode=ask · protocol 1 · max parallel 2
-      thread th_9b21 started
+    ● gpt-5 (openai, effort high) in /home/bob/work/api
+      permissions mode=standard · protocol wuu-app-server/v0.1 · max parallel 4
+      thread 20261202-224010-9b21 started
     
-    ━━ turn 1 · tu_a1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    Deploying with the key from .env
-    $ curl -H 'Authorization: Bearer sk-proj-abc123def456ghi789jkl012mno345' https://api.example.com/deploy
-      │ curl: (6) Could not resolve host
-      └ ✗ failed: exit status 6
-    ── ✗ turn 1 failed: tool failed: exit status 6 · prompt 3,000 · output 90
+    ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Deploying with the key from .env.
+    ▸ read_file .env
+      │ {"content":"OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd\\\\nDEPLOY_URL=https://api.example.com/deploy\\\\n","path":".env"}
+      └ ✓ completed
+    $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
+      │ curl: (6) Could not resolve host: api.example.com
+      │ Exit code 6
+      └ ✓ completed
+    ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · prompt 3,000 · output 90
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    turn failed: tool failed: exit status 6
-    run run_77aa · 1 turn · prompt 3,000 · output 90
-    trace /Users/bob/.wuu/traces/th_9b21.jsonl
+    openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd
+    run run-20261202-224010-9b21 · 1 turn · prompt 3,000 · output 90
+    trace /home/alice/.wuu/sessions/20261202-224010-9b21/session-trace.jsonl
     
   ),
 }
@@ -1321,62 +1451,74 @@ Object {
   "command": "wuu-pretty --markdown examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    # wuu run: claude-sonnet-4
+    # wuu run: claude-sonnet-4-5
     
-    - **Model:** claude-sonnet-4 (anthropic, effort medium)
+    - **Model:** claude-sonnet-4-5 (anthropic, effort medium)
     - **Workspace:** \`/home/alice/src/shop\`
-    - **Permissions:** mode=auto, network=false
-    - **Thread:** \`th_7f3a\` (started)
+    - **Permissions:** mode=standard
+    - **Thread:** \`20261202-231501-7f3a\` (started)
     
-    ## Turn 1 · tu_01
+    ## Turn 1 · 20261202-231501-7f3a-turn-0001
     
-    **Todo** (0/2 done)
+    **Todo** (0/2 done) — Fix the failing cart test
     
     - [ ] Run the test suite *(in progress)*
-    - [ ] Fix the failing cart test
+    - [ ] Fix the cart total
     
     I'll run the tests first.
     
     \`\`\`console
-    $ npm test 2>&1 | tail -n 5 && echo done
-    > shop@1.0.0 test
+    $ npm test 2>&1 | tail -n 3
     FAIL test/cart.test.js
       expected 3 items, got 2 <cart>
-    Tests: 1 failed, 41 passed
-    done
+    Exit code 1
     \`\`\`
     
-    ◆ Subagent **find-cart-code** (explorer) started — Locate the cart module and its tests
+    ◆ Subagent **find-callers** (explorer) started — Find every caller of total()
+    
+    *◆ find-callers (sub-agent):*
+    
+    \`\`\`text
+    ▸ grep pattern=total( path=src
+    src/checkout.js:18
+    src/api.js:7
+    \`\`\`
+    
+    *◆ find-callers turn agent-7e21-turn-0001 completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38 (sub-agent)*
+    
+    ◆ Subagent **find-callers** (explorer) completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    
+    > total() is called from src/checkout.js:18 and src/api.js:7.
     
     \`\`\`text
     ▸ read_file src/cart.js
-    export function add(cart, item) {
-      if (cart.items.length > 2) return cart;
-      return { ...cart, items: [...cart.items, item] };
-    }
+    {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/cart.js"}
     \`\`\`
     
     \`\`\`text
     ▸ edit_file src/cart.js
-    Edited src/cart.js (1 replacement)
+    {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
     \`\`\`
     
-    - ✎ modify \`src/cart.js\`
+    - ✎ edit \`src/cart.js\`
     
-    ◆ Subagent **find-cart-code** (explorer) completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
+    \`\`\`console
+    $ npm run build
+    Running in background as process 4242
+    \`\`\`
     
-    > Cart logic lives in src/cart.js; tests in test/cart.test.js.
-    
-    The cart capped items at 3; I raised the limit.
-    
-    *Turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues*
-    
-    ## Turn 2 · tu_02
-    
-    **Todo** (2/2 done)
+    **Todo** (2/2 done) — Fix the failing cart test
     
     - [x] Run the test suite
-    - [x] Fix the failing cart test
+    - [x] Fix the cart total
+    
+    The total dropped the last item; fixed it in src/cart.js.
+    
+    *Turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues*
+    
+    ## Turn 2 · 20261202-231501-7f3a-turn-0002
+    
+    The build finished. Running the tests again.
     
     \`\`\`console
     $ npm test
@@ -1385,14 +1527,14 @@ Object {
     
     All 42 tests pass now.
     
-    *Turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60*
+    *Turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60*
     
     ## Result: ✓ completed
     
-    - **Run:** \`run_5d1c\`, 2 turns
-    - **Tokens:** prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
-    - **Subagents:** 1 subagent, prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-    - **Trace:** \`/home/alice/.wuu/traces/th_7f3a.jsonl\`
+    - **Run:** \`run-20261202-231501-7f3a\`, 2 turns
+    - **Tokens:** prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    - **Subagents:** 1 subagent, prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    - **Trace:** \`/home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl\`
     
   ),
 }
@@ -1404,54 +1546,56 @@ Object {
   "command": "wuu-pretty examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    ● claude-sonnet-4 (anthropic, effort medium) in /home/alice/src/shop
-      permissions mode=auto network=false
-      thread th_7f3a started
+    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-231501-7f3a started
     
-    ━━ turn 1 · tu_01 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ≡ todo 0/2 done
+    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done · Fix the failing cart test
       [>] Run the test suite
-      [ ] Fix the failing cart test
+      [ ] Fix the cart total
     I'll run the tests first.
-    $ npm test 2>&1 | tail -n 5 && echo done
-      │ > shop@1.0.0 test
+    $ npm test 2>&1 | tail -n 3
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
-      │ Tests: 1 failed, 41 passed
-      │ done
+      │ Exit code 1
       └ ✓ completed
-    ◆ find-cart-code (explorer) started: Locate the cart module and its tests
+    ◆ find-callers (explorer) started: Find every caller of total()
+    [find-callers] ▸ grep pattern=total( path=src
+      │ src/checkout.js:18
+      │ src/api.js:7
+      └ ✓ completed
+    ◆ find-callers turn agent-7e21-turn-0001 completed (sub-agent) · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    ◆ find-callers (explorer) ✓ completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+      │ total() is called from src/checkout.js:18 and src/api.js:7.
     ▸ read_file src/cart.js
-      │ export function add(cart, item) {
-      │   if (cart.items.length > 2) return cart;
-      │   return { ...cart, items: [...cart.items, item] };
-      │ }
+      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
       └ ✓ completed
-    $ grep -rn cart src
-      └ withdrawn
     ▸ edit_file src/cart.js
-      │ Edited src/cart.js (1 replacement)
+      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
       └ ✓ completed
-      ✎ modify src/cart.js
-    ◆ find-cart-code (explorer) ✓ completed · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-      │ Cart logic lives in src/cart.js; tests in test/cart.test.js.
-    The cart capped items at 3; I raised the limit.
-    ── turn 1 completed · prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420 · auto-continues
-    
-    ━━ turn 2 · tu_02 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    ≡ todo 2/2 done
+      ✎ edit src/cart.js
+    $ npm run build
+      │ Running in background as process 4242
+      └ ✓ completed
+    ≡ todo 2/2 done · Fix the failing cart test
       [x] Run the test suite
-      [x] Fix the failing cart test
+      [x] Fix the cart total
+    The total dropped the last item; fixed it in src/cart.js.
+    ── turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues
+    
+    ━━ turn 2 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    The build finished. Running the tests again.
     $ npm test
       │ Tests: 42 passed
       └ ✓ completed
     All 42 tests pass now.
-    ── turn 2 completed · prompt 19,392 (11,200 uncached + 0 cache write + 8,192 cache read, 42.2% cache hit) · output 60
+    ── turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60
     
     ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    run run_5d1c · 2 turns · prompt 37,384 (21,000 uncached + 4,096 cache write + 12,288 cache read, 32.9% cache hit) · output 480
-    1 subagent · prompt 5,448 (3,400 uncached + 0 cache write + 2,048 cache read, 37.6% cache hit) · output 310
-    trace /home/alice/.wuu/traces/th_7f3a.jsonl
+    run run-20261202-231501-7f3a · 2 turns · prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    1 subagent · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
     
   ),
 }
@@ -1464,11 +1608,14 @@ Object {
   "stderr": String(
     wuu-redact: examples/failed.jsonl:1: workspace
     wuu-redact: examples/failed.jsonl:2: workspace
-    wuu-redact: examples/failed.jsonl:5: authorization
-    wuu-redact: examples/failed.jsonl:6: authorization
-    wuu-redact: examples/failed.jsonl:8: authorization
-    wuu-redact: examples/failed.jsonl:10: authorization
-    wuu-redact: examples/failed.jsonl:13: home
+    wuu-redact: examples/failed.jsonl:6: key-value
+    wuu-redact: examples/failed.jsonl:8: key-value
+    wuu-redact: examples/failed.jsonl:9: key-value
+    wuu-redact: examples/failed.jsonl:11: key-value
+    wuu-redact: examples/failed.jsonl:13: authorization
+    wuu-redact: examples/failed.jsonl:15: key-value
+    wuu-redact: examples/failed.jsonl:16: key-value
+    wuu-redact: examples/failed.jsonl:16: home
     
   ),
   "stdout": "",
@@ -1498,17 +1645,20 @@ Object {
   "code": 0,
   "command": "wuu-redact --report examples/failed.jsonl > share.jsonl",
   "stderr": String(
-    wuu-redact: report: 10 redactions in 7 of 13 events
-    wuu-redact: report: rule authorization: 7
+    wuu-redact: report: 13 redactions in 9 of 16 events
+    wuu-redact: report: rule authorization: 2
     wuu-redact: report: rule home: 1
+    wuu-redact: report: rule key-value: 8
     wuu-redact: report: rule workspace: 2
     wuu-redact: report: type command_completed: 2
     wuu-redact: report: type command_output_delta: 2
     wuu-redact: report: type command_started: 2
-    wuu-redact: report: type result: 1
+    wuu-redact: report: type result: 2
     wuu-redact: report: type session_configured: 1
     wuu-redact: report: type thread_started: 1
+    wuu-redact: report: type tool_output_delta: 1
     wuu-redact: report: type tool_started: 1
+    wuu-redact: report: type turn_failed: 1
     
   ),
   "stdout": "",
@@ -1521,9 +1671,9 @@ Object {
   "command": "wuu-redact '$..arguments' '$..command' examples/run.jsonl | wuu-filter command_started",
   "stderr": "",
   "stdout": String(
-    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"it_01","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"it_03","name":"bash","thread_id":"th_7f3a","turn_id":"tu_01","type":"command_started"}
-    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"it_05","name":"bash","process_id":"4242","thread_id":"th_7f3a","turn_id":"tu_02","type":"command_started"}
+    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"20261202-231501-7f3a-turn-0001-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"20261202-231501-7f3a-turn-0001-item-9","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0001","type":"command_started"}
+    {"arguments":"\\\\u003credacted\\\\u003e","command":"\\\\u003credacted\\\\u003e","item_id":"20261202-231501-7f3a-turn-0002-item-3","name":"bash","thread_id":"20261202-231501-7f3a","turn_id":"20261202-231501-7f3a-turn-0002","type":"command_started"}
     
   ),
 }
@@ -1538,12 +1688,12 @@ Object {
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-redact examples/failed.jsonl | wuu-filter tool_started 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-redact examples/failed.jsonl | wuu-filter command_completed 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-redact examples/failed.jsonl | wuu-filter tool_started",
+  "command": "wuu-redact examples/failed.jsonl | wuu-filter command_completed",
   "stderr": "",
-  "stdout": "{\\"arguments\\":\\"{\\\\\\"command\\\\\\":\\\\\\"curl -H 'Authorization: Bearer \\\\u003csecret:authorization\\\\u003e' https://api.example.com/deploy\\\\\\"}\\",\\"item_id\\":\\"it_a1\\",\\"name\\":\\"bash\\",\\"thread_id\\":\\"th_9b21\\",\\"turn_id\\":\\"tu_a1\\",\\"type\\":\\"tool_started\\"}\\n",
+  "stdout": "{\\"arguments\\":\\"{\\\\\\"command\\\\\\":\\\\\\"curl -sf -H 'Authorization: Bearer \\\\u003csecret:authorization\\\\u003e' https://api.example.com/deploy\\\\\\"}\\",\\"command\\":\\"curl -sf -H 'Authorization: Bearer \\\\u003csecret:authorization\\\\u003e' https://api.example.com/deploy\\",\\"error\\":\\"\\",\\"item_id\\":\\"20261202-224010-9b21-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"thread_id\\":\\"20261202-224010-9b21\\",\\"turn_id\\":\\"20261202-224010-9b21-turn-0001\\",\\"type\\":\\"command_completed\\"}\\n",
 }
 `
 
@@ -1560,8 +1710,8 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-result --json exampl
 Object {
   "code": 5,
   "command": "wuu-result --json examples/timeout.jsonl | jq -r .error",
-  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout after 600s\\n",
-  "stdout": "timeout after 600s\\n",
+  "stderr": "wuu-result: examples/timeout.jsonl: status timeout: timeout\\n",
+  "stdout": "timeout\\n",
 }
 `
 
@@ -1569,8 +1719,14 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-result --structured 
 Object {
   "code": 0,
   "command": "wuu-result --structured examples/structured.jsonl | jq .files",
-  "stderr": "wuu-result: examples/structured.jsonl:9: error event: output schema: property \\"ok\\" expected boolean\\n",
-  "stdout": "3\\n",
+  "stderr": "",
+  "stdout": String(
+    [
+      "src/cart.test.js",
+      "src/api.test.js"
+    ]
+    
+  ),
 }
 `
 
@@ -1578,9 +1734,9 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-result examples/fail
 Object {
   "code": 0,
   "command": "wuu-result examples/failed.jsonl; echo \\"exit $?\\"",
-  "stderr": "wuu-result: examples/failed.jsonl: status failed: turn failed: tool failed: exit status 6\\n",
+  "stderr": "wuu-result: examples/failed.jsonl: status failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd\\n",
   "stdout": String(
-    Deploying with the key from .env
+    Deploying with the key from .env.
     exit 3
     
   ),
@@ -1592,7 +1748,7 @@ Object {
   "code": 0,
   "command": "wuu-result examples/killed.jsonl; echo \\"exit $?\\"",
   "stderr": String(
-    wuu-result: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)
+    wuu-result: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
     wuu-result: examples/killed.jsonl: no result event: the producer was killed or the stream was cut
     
   ),
@@ -1605,7 +1761,20 @@ Object {
   "code": 0,
   "command": "wuu-result examples/run.jsonl",
   "stderr": "",
-  "stdout": "All 42 tests pass now.\\n",
+  "stdout": "The build finished. Running the tests again. All 42 tests pass now.\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-result examples/setup-failed.jsonl; echo "exit $?" 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-result examples/setup-failed.jsonl; echo \\"exit $?\\"",
+  "stderr": "wuu-result: examples/setup-failed.jsonl: status failed: initialize app-server: start app-server: exec: \\"wuu-app-server\\": executable file not found in $PATH\\n",
+  "stdout": String(
+    
+    exit 3
+    
+  ),
 }
 `
 
@@ -1623,13 +1792,13 @@ Object {
     
     Tools:
       filter      keep the events that match types, families, ids or JSONPath
-      accumulate  replace streamed deltas with whole agent_message and tool_call events
+      accumulate  fold streamed deltas into whole messages and tool calls
       turns       one record per turn: status, message, tool calls, files, usage
       redact      remove secrets and private paths, keep the stream valid
-      usage       token usage and cost per turn, run, model, file or day, subagents apart
-      result      print the run's final message and exit with a status that mirrors the run
-      check       validate a stream against the wire protocol and report every problem
-      pretty      render the event stream for people: live terminal view, Markdown or HTML
+      usage       token usage and cost per turn, run, model, day; subagents apart
+      result      print the run's answer and exit with a status that mirrors it
+      check       validate a stream against the wire protocol; report every problem
+      pretty      render the stream for people: live view, Markdown or HTML
       completion  print a bash or zsh completion script
     
     Each tool is also installed as its own command (wuu-filter, ...).
@@ -1646,8 +1815,8 @@ Object {
   "stderr": "",
   "stdout": String(
     turn_started\\t2
-    turn_completed\\t2
-    total\\t4
+    turn_completed\\t3
+    total\\t5
     
   ),
 }
@@ -1681,24 +1850,29 @@ Object {
     
     Exit status (beyond 1 bad data, 2 usage):
       0 completed   3 failed   4 permission_denied   5 timeout   6 interrupted
-      7 no result event (the producer was killed or the stream was cut)
+      7 no result event (the producer was killed or the stream was cut, or the
+        input was empty)
       8 unknown or missing status   9 --structured: no structured_result
     
     Examples:
       wuu exec --json "fix the tests" | tee run.jsonl | wuu-result
       wuu-result --structured structured.jsonl
-      wuu exec --json "fix the tests" | wuu-result --tee -o message.txt | wuu-filter tool
+      wuu exec --json "..." | wuu-result --tee -o msg.txt | wuu-filter tool
     
     Input and bad-line policy (every wuu-stream tool):
       FILE ...               inputs in order; '-' or none reads stdin; a directory
-                             means its *.jsonl and *.jsonl.gz files; .gz is decompressed
+                             means its *.jsonl and *.jsonl.gz files; gzip input is
+                             recognised by its bytes and decompressed
+      -f, --follow           keep reading each FILE as it grows (like tail -F);
+                             end after the run's result event, or on Ctrl-C
       --strict               stop at the first bad line (exit 1)
       --pass-invalid         hand bad lines on unchanged instead of skipping them
       --max-line-bytes N     longest line accepted (default 32M; K, M, G suffixes)
       -h, --help             show this help and exit
       --version              print the version and exit
     A bad line is reported on stderr as PROG: FILE:LINE: message.
-    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable input.
+    Exit status: 0 ok, 1 bad data or failed check, 2 usage error or unreadable
+    input, 129/130/143 after SIGHUP/SIGINT/SIGTERM.
     
   ),
 }
@@ -1712,6 +1886,9 @@ Object {
   "stdout": String(
     turn_started
     agent_message_delta
+    tool_started
+    tool_output_delta
+    tool_completed
     tool_started
     command_started
     tool_output_delta
@@ -1729,19 +1906,20 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-turns --only-turns e
 Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
-  "stderr": "wuu-turns: examples/killed.jsonl:22: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57)\\n",
-  "stdout": "{\\"turn_id\\":\\"tu_01\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"it_01\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":106},{\\"item_id\\":\\"it_02\\",\\"name\\":\\"read_file\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":0}]}\\n",
+  "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
 }
 `
 
-exports[`test/docs.test.ts > TAP > README.md commands > wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, message, tools: [.tool_calls[].name], usage}' 1`] = `
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, subagent, tools: [.tool_calls[].name], usage}' 1`] = `
 Object {
   "code": 0,
-  "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, message, tools: [.tool_calls[].name], usage}'",
+  "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '{turn_id, status, subagent, tools: [.tool_calls[].name], usage}'",
   "stderr": "",
   "stdout": String(
-    {"turn_id":"tu_01","status":"completed","message":"I'll run the tests first. The cart capped items at 3; I raised the limit.","tools":["bash","read_file","edit_file"],"usage":{"input_tokens":9800,"output_tokens":420,"cache_creation_tokens":4096,"cache_read_tokens":4096,"completed_input_tokens":9800,"completed_output_tokens":420}}
-    {"turn_id":"tu_02","status":"completed","message":"All 42 tests pass now.","tools":["bash"],"usage":{"input_tokens":11200,"output_tokens":60,"cache_creation_tokens":0,"cache_read_tokens":8192,"completed_input_tokens":11200,"completed_output_tokens":60}}
+    {"turn_id":"agent-7e21-turn-0001","status":"completed","subagent":true,"tools":["grep"],"usage":{"input_tokens":420,"cache_creation_tokens":1000,"cache_read_tokens":0,"prompt_tokens":1420,"output_tokens":38,"cache_hit":0}}
+    {"turn_id":"20261202-231501-7f3a-turn-0001","status":"completed","subagent":false,"tools":["bash","read_file","edit_file","bash"],"usage":{"input_tokens":3900,"cache_creation_tokens":4096,"cache_read_tokens":4096,"prompt_tokens":12092,"output_tokens":310,"cache_hit":0.33873635461462126}}
+    {"turn_id":"20261202-231501-7f3a-turn-0002","status":"completed","subagent":false,"tools":["bash"],"usage":{"input_tokens":800,"cache_creation_tokens":0,"cache_read_tokens":8192,"prompt_tokens":8992,"output_tokens":60,"cache_hit":0.9110320284697508}}
     
   ),
 }
@@ -1753,10 +1931,11 @@ Object {
   "command": "wuu-turns --only-turns examples/run.jsonl examples/failed.jsonl examples/timeout.jsonl | jq -r '[.turn_id, .status, .usage.input_tokens] | @tsv'",
   "stderr": "",
   "stdout": String(
-    tu_01\\tcompleted\\t9800
-    tu_02\\tcompleted\\t11200
-    tu_a1\\tfailed\\t3000
-    tu_t1\\tinterrupted\\t4000
+    agent-7e21-turn-0001\\tcompleted\\t420
+    20261202-231501-7f3a-turn-0001\\tcompleted\\t3900
+    20261202-231501-7f3a-turn-0002\\tcompleted\\t800
+    20261202-224010-9b21-turn-0001\\tfailed\\t3000
+    20261202-220000-e5f6-turn-0001\\tinterrupted\\t4000
     
   ),
 }
@@ -1768,10 +1947,10 @@ Object {
   "command": "wuu-turns examples/timeout.jsonl",
   "stderr": "",
   "stdout": String(
-    {"effort":"medium","max_parallel":4,"model":"claude-sonnet-4","permissions":{"mode":"auto"},"protocol_version":"1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
-    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4","provider":"anthropic","thread_id":"th_e5f6","type":"thread_forked"}
-    {"type":"turn","thread_id":"th_e5f6","turn_id":"tu_t1","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"message":"Refactoring the checkout","message_source":"deltas","tool_calls":[],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"output_tokens":200,"cache_creation_tokens":0,"cache_read_tokens":3000,"completed_input_tokens":null,"completed_output_tokens":null},"event_counts":{"turn_started":1,"agent_message_delta":1,"usage_updated":1,"turn_interrupted":1}}
-    {"error":"timeout after 600s","final_message":"Refactoring the checkout","run_id":"run_t7","status":"timeout","thread_id":"th_e5f6","trace_path":"/home/alice/.wuu/traces/th_e5f6.jsonl","turn_id":"tu_t1","type":"result"}
+    {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
+    {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
+    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
+    {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
     
   ),
 }
@@ -1782,28 +1961,28 @@ Object {
   "code": 0,
   "command": "wuu-usage --by thread,model --breakdown --csv examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    wuu-usage: examples/killed.jsonl:25: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
     
   ),
   "stdout": String(
     kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
-    row,th_9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
-    model,th_9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
-    row,th_7f3a,claude-sonnet-4,main,,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
-    model,th_7f3a,claude-sonnet-4,main,claude-sonnet-4,2,0,21000,4096,12288,37384,480,0.328696768,0.0892464
-    row,th_7f3a,claude-sonnet-4,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    model,th_7f3a,claude-sonnet-4,subagents,claude-sonnet-4,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    row,th_c4d0,claude-haiku-4,main,,1,0,800,0,0,800,12,0,
-    model,th_c4d0,claude-haiku-4,main,claude-haiku-4,1,0,800,0,0,800,12,0,
-    row,th_e5f6,claude-sonnet-4,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    model,th_e5f6,claude-sonnet-4,main,claude-sonnet-4,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    total,,,main,,5,0,28800,4096,15288,48184,782,0.317283745,
-    total,,,subagents,,0,1,3400,0,2048,5448,310,0.375917767,0.0154644
-    total,,,all,,5,1,32200,4096,17336,53632,1092,0.323239856,
+    row,20261202-224010-9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
+    model,20261202-224010-9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
+    row,20261202-233000-e1d2,claude-haiku-4-5,main,,1,0,1300,2048,0,3348,81,0,0.004265
+    model,20261202-233000-e1d2,claude-haiku-4-5,main,claude-haiku-4-5,1,0,1300,2048,0,3348,81,0,0.004265
+    row,20261202-231501-7f3a,claude-sonnet-4-5,main,,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
+    model,20261202-231501-7f3a,claude-sonnet-4-5,main,claude-sonnet-4-5,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
+    row,20261202-231501-7f3a,claude-sonnet-4-5,subagents,,0,1,420,1000,0,1420,38,0,0.00558
+    model,20261202-231501-7f3a,claude-sonnet-4-5,subagents,claude-sonnet-4-5,0,1,420,1000,0,1420,38,0,0.00558
+    row,20261202-230512-c4d0,gpt-5,main,,1,0,2100,0,1024,3124,44,0.327784891,0.003193
+    model,20261202-230512-c4d0,gpt-5,main,gpt-5,1,0,2100,0,1024,3124,44,0.327784891,0.003193
+    row,20261202-220000-e5f6,claude-sonnet-4-20250514,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    model,20261202-220000-e5f6,claude-sonnet-4-20250514,main,claude-sonnet-4-20250514,1,0,4000,0,3000,7000,200,0.428571428,0.0159
+    total,,,main,,6,0,15100,6144,16312,37556,785,0.434338055,0.0667044
+    total,,,subagents,,0,1,420,1000,0,1420,38,0,0.00558
+    total,,,all,,6,1,15520,7144,16312,38976,823,0.418513957,0.0722844
     
   ),
 }
@@ -1814,7 +1993,7 @@ Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
   "stderr": "",
-  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":24400,\\"cache_creation_tokens\\":4096,\\"cache_read_tokens\\":14336,\\"output_tokens\\":790,\\"prompt_tokens\\":42832,\\"cache_hit_ratio\\":0.334703025,\\"cost_usd\\":0.1047108}\\n",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":5120,\\"cache_creation_tokens\\":5096,\\"cache_read_tokens\\":12288,\\"output_tokens\\":408,\\"prompt_tokens\\":22504,\\"cache_hit_ratio\\":0.54603626,\\"cost_usd\\":0.0442764}\\n",
 }
 `
 
@@ -1822,19 +2001,20 @@ exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --merge --tabl
 Object {
   "code": 0,
   "command": "wuu-usage --merge --table parts/",
-  "stderr": "wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)\\n",
+  "stderr": "",
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
-    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
-    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
-    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
+    THREAD                RUN                       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    20261202-224010-9b21  run-20261202-224010-9b21  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    20261202-233000-e1d2  (no result)               main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
+    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    20261202-230512-c4d0  run-20261202-230512-c4d0  main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
+    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                           main           6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
+    TOTAL                                           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                           all            6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
     
   ),
 }
@@ -1848,11 +2028,11 @@ Object {
   "stdout": String(
     | THREAD | AGENT | TURNS | AGENTS | INPUT | CACHE WRITE | CACHE READ | PROMPT | OUTPUT | CACHE HIT | COST |
     |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-    | th\\\\_7f3a | main | 2 | 0 | 21,000 | 4,096 | 12,288 | 37,384 | 480 | 32.9% | $0.09 |
-    | th\\\\_7f3a | subagents | 0 | 1 | 3,400 | 0 | 2,048 | 5,448 | 310 | 37.6% | $0.02 |
-    | TOTAL | main | 2 | 0 | 21,000 | 4,096 | 12,288 | 37,384 | 480 | 32.9% | $0.09 |
-    | TOTAL | subagents | 0 | 1 | 3,400 | 0 | 2,048 | 5,448 | 310 | 37.6% | $0.02 |
-    | TOTAL | all | 2 | 1 | 24,400 | 4,096 | 14,336 | 42,832 | 790 | 33.5% | $0.10 |
+    | 20261202-231501-7f3a | main | 2 | 0 | 4,700 | 4,096 | 12,288 | 21,084 | 370 | 58.3% | $0.04 |
+    | 20261202-231501-7f3a | subagents | 0 | 1 | 420 | 1,000 | 0 | 1,420 | 38 | 0.0% | $0.0056 |
+    | TOTAL | main | 2 | 0 | 4,700 | 4,096 | 12,288 | 21,084 | 370 | 58.3% | $0.04 |
+    | TOTAL | subagents | 0 | 1 | 420 | 1,000 | 0 | 1,420 | 38 | 0.0% | $0.0056 |
+    | TOTAL | all | 2 | 1 | 5,120 | 5,096 | 12,288 | 22,504 | 408 | 54.6% | $0.04 |
     
   ),
 }
@@ -1863,28 +2043,28 @@ Object {
   "code": 0,
   "command": "wuu-usage --table --by model --breakdown examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    wuu-usage: examples/killed.jsonl:25: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
     
   ),
   "stdout": String(
-    MODEL            AGENT      BY MODEL           TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    ---------------  ---------  -----------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    claude-haiku-4   main                              1       0     800            0           0     800      12       0.0%  unknown
-                                └ claude-haiku-4       1       0     800            0           0     800      12       0.0%  unknown
-    claude-sonnet-4  main                              3       0  25,000        4,096      15,288  44,384     680      34.4%    $0.11
-                                └ claude-sonnet-4      3       0  25,000        4,096      15,288  44,384     680      34.4%    $0.11
-    claude-sonnet-4  subagents                         0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-                                └ claude-sonnet-4      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    gpt-5            main                              1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-                                └ gpt-5                1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-    ---------------  ---------  -----------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL            main                              5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
-    TOTAL            subagents                         0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    TOTAL            all                               5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
+    MODEL                     AGENT      BY MODEL                    TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    ------------------------  ---------  --------------------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    claude-haiku-4-5          main                                       1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+                                         └ claude-haiku-4-5              1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+    claude-sonnet-4-20250514  main                                       1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+                                         └ claude-sonnet-4-20250514      1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    claude-sonnet-4-5         main                                       2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
+                                         └ claude-sonnet-4-5             2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
+    claude-sonnet-4-5         subagents                                  0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+                                         └ claude-sonnet-4-5             0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    gpt-5                     main                                       2       0   5,100            0       1,024   6,124     134      16.7%  $0.0078
+                                         └ gpt-5                         2       0   5,100            0       1,024   6,124     134      16.7%  $0.0078
+    ------------------------  ---------  --------------------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                     main                                       6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
+    TOTAL                     subagents                                  0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                     all                                        6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
     
   ),
 }
@@ -1895,25 +2075,24 @@ Object {
   "code": 0,
   "command": "wuu-usage --table examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    wuu-usage: examples/killed.jsonl:25: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
     
   ),
   "stdout": String(
-    THREAD   RUN       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    th_9b21  run_77aa  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-    th_7f3a  run_5d1c  main           2       0  21,000        4,096      12,288  37,384     480      32.9%    $0.09
-    th_7f3a  run_5d1c  subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    th_c4d0  run_s9    main           1       0     800            0           0     800      12       0.0%  unknown
-    th_e5f6  run_t7    main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-    -------  --------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL              main           5       0  28,800        4,096      15,288  48,184     782      31.7%  unknown
-    TOTAL              subagents      0       1   3,400            0       2,048   5,448     310      37.6%    $0.02
-    TOTAL              all            5       1  32,200        4,096      17,336  53,632   1,092      32.3%  unknown
+    THREAD                RUN                       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    20261202-224010-9b21  run-20261202-224010-9b21  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    20261202-233000-e1d2  (no result)               main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
+    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    20261202-230512-c4d0  run-20261202-230512-c4d0  main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
+    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
+    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                           main           6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
+    TOTAL                                           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                           all            6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
     
   ),
 }
@@ -1924,23 +2103,22 @@ Object {
   "code": 0,
   "command": "wuu-usage examples/",
   "stderr": String(
-    wuu-usage: examples/killed.jsonl:22: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 57); not counted
-    wuu-usage: examples/killed.jsonl: warning: no result event after line 21: the run was cut short (killed?); its usage is counted under run (no result)
-    wuu-usage: examples/run.jsonl:3: warning: turn tu_01 (thread th_7f3a) already seen at examples/killed.jsonl:3; counted once
-    wuu-usage: examples/run.jsonl:20: warning: subagent ag_01 already seen at examples/killed.jsonl:20; counted once
-    wuu-usage: warning: no price for model anthropic/claude-haiku-4: its cost is shown as unknown (add it with --pricing FILE)
+    wuu-usage: examples/killed.jsonl:25: warning: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120); not counted
+    wuu-usage: examples/killed.jsonl: warning: no result event after line 24: the run was cut short (killed?); its usage is counted under run (no result)
+    wuu-usage: examples/killed.jsonl:24: warning: turn 20261202-233000-e1d2-turn-0001 (thread 20261202-233000-e1d2) has usage but never ended (no turn_completed, turn_failed or turn_interrupted)
     
   ),
   "stdout": String(
     kind\\tthread_id\\trun_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
-    row\\tth_9b21\\trun_77aa\\tmain\\t1\\t0\\t3000\\t0\\t0\\t3000\\t90\\t0\\t0.00465
-    row\\tth_7f3a\\trun_5d1c\\tmain\\t2\\t0\\t21000\\t4096\\t12288\\t37384\\t480\\t0.328696768\\t0.0892464
-    row\\tth_7f3a\\trun_5d1c\\tsubagents\\t0\\t1\\t3400\\t0\\t2048\\t5448\\t310\\t0.375917767\\t0.0154644
-    row\\tth_c4d0\\trun_s9\\tmain\\t1\\t0\\t800\\t0\\t0\\t800\\t12\\t0\\t
-    row\\tth_e5f6\\trun_t7\\tmain\\t1\\t0\\t4000\\t0\\t3000\\t7000\\t200\\t0.428571428\\t0.0159
-    total\\t\\t\\tmain\\t5\\t0\\t28800\\t4096\\t15288\\t48184\\t782\\t0.317283745\\t
-    total\\t\\t\\tsubagents\\t0\\t1\\t3400\\t0\\t2048\\t5448\\t310\\t0.375917767\\t0.0154644
-    total\\t\\t\\tall\\t5\\t1\\t32200\\t4096\\t17336\\t53632\\t1092\\t0.323239856\\t
+    row\\t20261202-224010-9b21\\trun-20261202-224010-9b21\\tmain\\t1\\t0\\t3000\\t0\\t0\\t3000\\t90\\t0\\t0.00465
+    row\\t20261202-233000-e1d2\\t\\tmain\\t1\\t0\\t1300\\t2048\\t0\\t3348\\t81\\t0\\t0.004265
+    row\\t20261202-231501-7f3a\\trun-20261202-231501-7f3a\\tmain\\t2\\t0\\t4700\\t4096\\t12288\\t21084\\t370\\t0.58281161\\t0.0386964
+    row\\t20261202-231501-7f3a\\trun-20261202-231501-7f3a\\tsubagents\\t0\\t1\\t420\\t1000\\t0\\t1420\\t38\\t0\\t0.00558
+    row\\t20261202-230512-c4d0\\trun-20261202-230512-c4d0\\tmain\\t1\\t0\\t2100\\t0\\t1024\\t3124\\t44\\t0.327784891\\t0.003193
+    row\\t20261202-220000-e5f6\\trun-20261202-220000-e5f6\\tmain\\t1\\t0\\t4000\\t0\\t3000\\t7000\\t200\\t0.428571428\\t0.0159
+    total\\t\\t\\tmain\\t6\\t0\\t15100\\t6144\\t16312\\t37556\\t785\\t0.434338055\\t0.0667044
+    total\\t\\t\\tsubagents\\t0\\t1\\t420\\t1000\\t0\\t1420\\t38\\t0\\t0.00558
+    total\\t\\t\\tall\\t6\\t1\\t15520\\t7144\\t16312\\t38976\\t823\\t0.418513957\\t0.0722844
     
   ),
 }
