@@ -658,12 +658,7 @@ Object {
     wuu-redact: examples/failed.jsonl:1: workspace
     wuu-redact: examples/failed.jsonl:2: workspace
     wuu-redact: examples/failed.jsonl:6: key-value
-    wuu-redact: examples/failed.jsonl:8: key-value
-    wuu-redact: examples/failed.jsonl:9: key-value
-    wuu-redact: examples/failed.jsonl:11: key-value
     wuu-redact: examples/failed.jsonl:13: authorization
-    wuu-redact: examples/failed.jsonl:15: key-value
-    wuu-redact: examples/failed.jsonl:16: key-value
     wuu-redact: examples/failed.jsonl:16: home
     
   ),
@@ -685,21 +680,20 @@ Object {
   "code": 0,
   "command": "wuu-redact --report '$..arguments' examples/failed.jsonl | wuu-filter tool_started",
   "stderr": String(
-    wuu-redact: report: 14 redactions in 10 of 16 events
+    wuu-redact: report: 10 redactions in 9 of 16 events
     wuu-redact: report: rule authorization: 1
     wuu-redact: report: rule home: 1
     wuu-redact: report: rule jsonpath: 5
-    wuu-redact: report: rule key-value: 5
+    wuu-redact: report: rule key-value: 1
     wuu-redact: report: rule workspace: 2
     wuu-redact: report: type command_completed: 2
-    wuu-redact: report: type command_output_delta: 2
-    wuu-redact: report: type command_started: 2
-    wuu-redact: report: type result: 2
+    wuu-redact: report: type command_output_delta: 1
+    wuu-redact: report: type command_started: 1
+    wuu-redact: report: type result: 1
     wuu-redact: report: type session_configured: 1
     wuu-redact: report: type thread_started: 1
     wuu-redact: report: type tool_output_delta: 1
     wuu-redact: report: type tool_started: 2
-    wuu-redact: report: type turn_failed: 1
     
   ),
   "stdout": String(
@@ -1609,12 +1603,7 @@ Object {
     wuu-redact: examples/failed.jsonl:1: workspace
     wuu-redact: examples/failed.jsonl:2: workspace
     wuu-redact: examples/failed.jsonl:6: key-value
-    wuu-redact: examples/failed.jsonl:8: key-value
-    wuu-redact: examples/failed.jsonl:9: key-value
-    wuu-redact: examples/failed.jsonl:11: key-value
     wuu-redact: examples/failed.jsonl:13: authorization
-    wuu-redact: examples/failed.jsonl:15: key-value
-    wuu-redact: examples/failed.jsonl:16: key-value
     wuu-redact: examples/failed.jsonl:16: home
     
   ),
@@ -1645,20 +1634,16 @@ Object {
   "code": 0,
   "command": "wuu-redact --report examples/failed.jsonl > share.jsonl",
   "stderr": String(
-    wuu-redact: report: 13 redactions in 9 of 16 events
+    wuu-redact: report: 6 redactions in 5 of 16 events
     wuu-redact: report: rule authorization: 2
     wuu-redact: report: rule home: 1
-    wuu-redact: report: rule key-value: 8
+    wuu-redact: report: rule key-value: 1
     wuu-redact: report: rule workspace: 2
     wuu-redact: report: type command_completed: 2
-    wuu-redact: report: type command_output_delta: 2
-    wuu-redact: report: type command_started: 2
-    wuu-redact: report: type result: 2
+    wuu-redact: report: type result: 1
     wuu-redact: report: type session_configured: 1
     wuu-redact: report: type thread_started: 1
     wuu-redact: report: type tool_output_delta: 1
-    wuu-redact: report: type tool_started: 1
-    wuu-redact: report: type turn_failed: 1
     
   ),
   "stdout": "",
