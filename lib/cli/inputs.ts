@@ -130,13 +130,21 @@ export function abandonRaw(raw: Readable & { pending?: boolean; bytesRead?: numb
   const pending = raw.pending === true && !raw.closed && raw.bytesRead === 0;
   raw.destroy();
   if (!pending || name === '-') return;
+  releaseFifoOpen(name, new Promise((resolve) => raw.once('close', resolve)));
+}
+
+/**
+ * Releases a pending open of `name` when it is a FIFO without a writer, by
+ * opening its write end for an instant. The open may not have reached the
+ * kernel yet (then a writer's open fails with ENXIO), so it keeps knocking
+ * until `settled` resolves.
+ */
+export function releaseFifoOpen(name: string, settled: Promise<unknown>): void {
   try {
     if (!fs.statSync(name).isFIFO()) return;
   } catch {
     return;
   }
-  // The open may not have reached the kernel yet (then a writer's open fails
-  // with ENXIO): keep knocking until the stream has really closed.
   const release = () => {
     try {
       fs.closeSync(fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
@@ -146,7 +154,7 @@ export function abandonRaw(raw: Readable & { pending?: boolean; bytesRead?: numb
   };
   release();
   const knocking = setInterval(release, 10);
-  raw.once('close', () => clearInterval(knocking));
+  void settled.finally(() => clearInterval(knocking));
 }
 
 /** Whether bytes start with the gzip magic (1f 8b). */

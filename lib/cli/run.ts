@@ -111,7 +111,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     if (state.signal !== undefined) return;
     state.signal = signal;
     state.stopped = true;
-    interrupted.abort();
+    interrupted.abort(signal);
   };
   const removeHandlers = options.handleSignals ? onTerminatingSignals(onSignal) : undefined;
   const external = options.signal;
@@ -198,6 +198,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       const status = await toolRun.main({
         write: (text) => sink.write(text),
         warn,
+        interrupted: interrupted.signal,
         readInputs: (names, onChunk) => readInputs(names, onChunk),
       });
       return finish(status);

@@ -36,6 +36,11 @@ export interface ToolIO {
   write(text: string | Buffer): Promise<void>;
   warn(message: string): void;
   /**
+   * Aborted when a signal stops the run (its reason is the signal's name).
+   * The runner owns the signal handlers; a custom main only listens here.
+   */
+  interrupted: AbortSignal;
+  /**
    * Reads inputs as the runner does (directories, gzip, stdin, errors
    * reported); false when the run was stopped (signal, closed output).
    */

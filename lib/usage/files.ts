@@ -3,12 +3,39 @@
  * it: the same reader and scanner as everywhere, messages collected in order
  * instead of written, so a parallel run can print them in file order.
  */
+import fs from 'node:fs';
+import net from 'node:net';
 import type { Readable } from 'node:stream';
-import { abandonRaw, describeInputError, inputBytes, openRaw } from '../cli/inputs.js';
+import { describeInputError, inputBytes, releaseFifoOpen } from '../cli/inputs.js';
 import { fileTime } from './dates.js';
 import { InputReader, type ScanPolicy } from './reader.js';
 import { UsageScanner } from './scanner.js';
 import type { UsageUnit } from './types.js';
+
+/**
+ * Opens a named input. A FIFO (or socket) is read through a non-blocking
+ * pipe handle, not the thread pool: a worker thread blocked in read() on an
+ * idle FIFO could not be stopped by a signal.
+ */
+function openSource(name: string): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    fs.open(name, 'r', (err, fd) => {
+      if (err) return reject(err);
+      fs.fstat(fd, (statErr, stat) => {
+        if (statErr) {
+          fs.close(fd, () => reject(statErr));
+          return;
+        }
+        if (stat.isDirectory()) {
+          fs.close(fd, () => reject(Object.assign(new Error('Is a directory'), { code: 'EISDIR' })));
+          return;
+        }
+        if (stat.isFIFO() || stat.isSocket()) resolve(new net.Socket({ fd, readable: true, writable: false }));
+        else resolve(fs.createReadStream('', { fd, highWaterMark: 1 << 20 }));
+      });
+    });
+  });
+}
 
 /** What scanning one input produced. */
 export interface FileScan {
@@ -48,15 +75,17 @@ export async function scanFile(
   const message = say ?? ((m: string) => messages.push(m));
   const scanner = new UsageScanner(name, message, timeOfFile);
   const reader = new InputReader(name, policy, scanner, message);
-  // The runner's opener: gzip by its magic bytes, and a FIFO whose open is
-  // still pending (no writer) is released when a signal ends the scan.
-  let raw: Readable | undefined;
+  // Gzip is decided by the magic bytes, as in the runner. While the open is
+  // pending (a FIFO with no writer blocks it), a signal releases it.
+  let source: Readable | undefined;
   try {
-    const opened = openRaw(name, process.stdin);
-    raw = opened;
-    interrupt.current = { destroy: () => abandonRaw(opened, name) };
-    if (interrupt.interrupted) abandonRaw(opened, name);
-    for await (const chunk of inputBytes(raw as AsyncIterable<Buffer>)) {
+    const opening = openSource(name);
+    interrupt.current = { destroy: () => releaseFifoOpen(name, opening.catch(() => undefined)) };
+    if (interrupt.interrupted) interrupt.current.destroy();
+    source = await opening;
+    interrupt.current = source;
+    if (interrupt.interrupted) source.destroy();
+    for await (const chunk of inputBytes(source as AsyncIterable<Buffer>)) {
       reader.push(chunk);
       if (reader.stopped || interrupt.interrupted) break;
     }
@@ -68,7 +97,7 @@ export async function scanFile(
     }
   } finally {
     interrupt.current = undefined;
-    if (raw !== undefined) abandonRaw(raw, name);
+    source?.destroy();
   }
   result.badLines = reader.badLines;
   result.stopped = reader.stopped;

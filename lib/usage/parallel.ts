@@ -8,6 +8,7 @@
  */
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { SIGNAL_STATUS } from '../cli/process.js';
 import { expandInput, type ToolIO } from '../runner.js';
 import { escapeControls } from '../text.js';
 import { scanFile, type FileScan, type Interrupt } from './files.js';
@@ -27,8 +28,6 @@ export interface UsageRunOptions extends RenderOptions {
 export function defaultJobs(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
-
-const SIGNAL_STATUS: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 type WorkerReply = { index: number; result: FileScan } | { index: number; error: string };
 
@@ -124,9 +123,11 @@ export async function usageMain(names: readonly string[], options: UsageRunOptio
   let unreadable = 0;
   let stopped = false;
   const interrupt: Interrupt & { signal?: string; wake?: () => void } = { interrupted: false };
-  const onSignal = (signal: NodeJS.Signals) => {
+  // The runner owns the signal handlers (installed before this main runs, so
+  // an early signal is not lost); its abort carries the signal's name.
+  const onSignal = () => {
     interrupt.interrupted = true;
-    interrupt.signal ??= signal;
+    interrupt.signal ??= String(io.interrupted.reason);
     interrupt.current?.destroy();
     interrupt.wake?.();
   };
@@ -138,8 +139,8 @@ export async function usageMain(names: readonly string[], options: UsageRunOptio
     else ledger.add(result.units);
     return !stopped;
   };
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const s of signals) process.on(s, onSignal);
+  if (io.interrupted.aborted) onSignal();
+  io.interrupted.addEventListener('abort', onSignal);
   try {
     const jobs = Math.max(1, Math.min(options.jobs ?? defaultJobs(), files.length));
     if (jobs > 1 && !files.includes('-')) {
@@ -152,10 +153,10 @@ export async function usageMain(names: readonly string[], options: UsageRunOptio
       }
     }
   } finally {
-    for (const s of signals) process.off(s, onSignal);
+    io.interrupted.removeEventListener('abort', onSignal);
   }
   if (stopped) return unreadable > 0 ? 2 : 1;
   await io.write(renderUsage(ledger.units(), { ...options, warn }));
-  if (interrupt.signal !== undefined) return SIGNAL_STATUS[interrupt.signal] ?? 130;
+  if (interrupt.signal !== undefined) return SIGNAL_STATUS[interrupt.signal as keyof typeof SIGNAL_STATUS] ?? SIGNAL_STATUS.SIGTERM;
   return unreadable > 0 ? 2 : badLines > 0 ? 1 : 0;
 }
