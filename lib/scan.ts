@@ -98,23 +98,36 @@ export function topLevelString(line: Buffer, key: string, start = 0, end = line.
  * Being the last member, it is also the value JSON.parse keeps on duplicates.
  */
 function lastMember(line: Buffer, key: Buffer, start: number, end: number): string | undefined {
+  const valueOpen = lastMemberOpen(line, key, start, end);
+  return valueOpen < 0 ? undefined : decodeString(line, valueOpen, line.indexOf(QUOTE, valueOpen + 1));
+}
+
+/**
+ * The shape test of {@link lastMember}, allocation-free for per-line use:
+ * when the object in `line[start..end)` ends with the member `"KEY":"X"}`
+ * (X without quote or backslash, at most `maxValueBytes` long), the index of
+ * X's opening quote (X ends at the next quote); otherwise -1.
+ */
+export function lastMemberOpen(line: Buffer, key: Buffer, start = 0, end = line.length, maxValueBytes = Infinity): number {
   let close = end - 1;
   while (close > start && isSpace(line[close]!)) close--;
-  if (line[close] !== RBRACE || line[close - 1] !== QUOTE) return undefined;
+  if (line[close] !== RBRACE || line[close - 1] !== QUOTE) return -1;
   const valueClose = close - 1;
   let valueOpen = valueClose - 1;
-  while (valueOpen > start && line[valueOpen] !== QUOTE) {
-    if (line[valueOpen] === BACKSLASH) return undefined;
+  const stop = Math.max(start, valueClose - 1 - maxValueBytes);
+  while (valueOpen > stop && line[valueOpen] !== QUOTE) {
+    if (line[valueOpen] === BACKSLASH) return -1;
     valueOpen--;
   }
+  if (line[valueOpen] !== QUOTE) return -1;
   // Expect `"KEY":` right before the value, preceded by `,` or `{`.
   const keyClose = valueOpen - 2;
   const keyOpen = keyClose - key.length - 1;
-  if (keyOpen - 1 < start || line[valueOpen - 1] !== COLON || line[keyClose] !== QUOTE || line[keyOpen] !== QUOTE) return undefined;
+  if (keyOpen - 1 < start || line[valueOpen - 1] !== COLON || line[keyClose] !== QUOTE || line[keyOpen] !== QUOTE) return -1;
   const before = line[keyOpen - 1];
-  if (before !== 0x2c && before !== LBRACE) return undefined;
-  for (let k = 0; k < key.length; k++) if (line[keyOpen + 1 + k] !== key[k]) return undefined;
-  return decodeString(line, valueOpen, valueClose);
+  if (before !== 0x2c && before !== LBRACE) return -1;
+  for (let k = 0; k < key.length; k++) if (line[keyOpen + 1 + k] !== key[k]) return -1;
+  return valueOpen;
 }
 
 /** The general case: walk the structure quote to quote. */

@@ -8,6 +8,7 @@
  * Under --strict every line is validated.
  */
 import { LineSplitter, type Line } from '../jsonl.js';
+import { lastMemberOpen } from '../scan.js';
 import { badLineMessage, readLine } from '../runner.js';
 import type { UsageScanner } from './scanner.js';
 import { USAGE_TYPES } from './types.js';
@@ -20,9 +21,9 @@ export interface ScanPolicy {
 }
 
 const QUOTE = 0x22;
-const RBRACE = 0x7d;
-const BACKSLASH = 0x5c;
-const TYPE_KEY = Buffer.from('"type":');
+const TYPE = Buffer.from('type');
+/** A type name is short: a longer last value is not a type the scanner reads. */
+const MAX_TYPE_BYTES = 48;
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
 
@@ -41,21 +42,9 @@ for (const type of USAGE_TYPES) {
  * nothing: this runs on every line.
  */
 export function tailNeeded(src: Buffer, start: number, end: number): boolean | undefined {
-  const close = end - 1;
-  if (close - start < 12 || src[close] !== RBRACE || src[close - 1] !== QUOTE) return undefined;
-  let open = close - 2;
-  const stop = Math.max(start + 8, close - 48);
-  while (open > stop && src[open] !== QUOTE) {
-    if (src[open] === BACKSLASH) return undefined;
-    open--;
-  }
-  if (src[open] !== QUOTE) return undefined;
-  const keyAt = open - TYPE_KEY.length;
-  if (keyAt - 1 < start) return undefined;
-  for (let k = 0; k < TYPE_KEY.length; k++) if (src[keyAt + k] !== TYPE_KEY[k]) return undefined;
-  const before = src[keyAt - 1];
-  if (before !== 0x2c && before !== 0x7b) return undefined;
-  const list = NEEDED_BY_LENGTH.get(close - 1 - (open + 1));
+  const open = lastMemberOpen(src, TYPE, start, end, MAX_TYPE_BYTES);
+  if (open < 0) return undefined;
+  const list = NEEDED_BY_LENGTH.get(src.indexOf(QUOTE, open + 1) - (open + 1));
   if (list === undefined) return false;
   outer: for (const name of list) {
     for (let k = 0; k < name.length; k++) if (src[open + 1 + k] !== name[k]) continue outer;
@@ -69,21 +58,8 @@ export function tailNeeded(src: Buffer, start: number, end: number): boolean | u
  * `{"type":"NAME"}`); undefined for any other shape.
  */
 export function tailType(src: Buffer, start: number, end: number): string | undefined {
-  const close = end - 1;
-  if (close - start < 12 || src[close] !== RBRACE || src[close - 1] !== QUOTE) return undefined;
-  let open = close - 2;
-  const stop = Math.max(start + 8, close - 48);
-  while (open > stop && src[open] !== QUOTE) {
-    if (src[open] === BACKSLASH) return undefined;
-    open--;
-  }
-  if (src[open] !== QUOTE) return undefined;
-  const keyAt = open - TYPE_KEY.length;
-  if (keyAt - 1 < start) return undefined;
-  for (let k = 0; k < TYPE_KEY.length; k++) if (src[keyAt + k] !== TYPE_KEY[k]) return undefined;
-  const before = src[keyAt - 1];
-  if (before !== 0x2c && before !== 0x7b) return undefined;
-  return src.toString('latin1', open + 1, close - 1);
+  const open = lastMemberOpen(src, TYPE, start, end, MAX_TYPE_BYTES);
+  return open < 0 ? undefined : src.toString('latin1', open + 1, src.indexOf(QUOTE, open + 1));
 }
 
 /** Reads one input's chunks into a scanner, with the shared line policy. */
