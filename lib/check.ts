@@ -26,7 +26,6 @@ import { itemKey, RootThreads, ROOT_THREAD_TYPES, turnKey } from './threads.js';
 import { RESULT_STATUSES, RULE_SEVERITY, schemaProblems, TOOL_END, TURN_SCOPED, USAGE_FIELDS } from './check/schema.js';
 
 export { isRule, jsonType, RULES, SCHEMA, schemaProblems, type FieldSpec, type FieldType, type Problem, type Rule, type Severity } from './check/schema.js';
-export { checkBytes, type CheckBytesOptions } from './check/bytes.js';
 
 /** Options of {@link createCheck}. */
 export interface CheckOptions {

@@ -3,9 +3,9 @@
  */
 import fs from 'node:fs';
 import type { Transform } from 'node:stream';
-import { coreStream, parseNothing, type Core } from './core.js';
+import { coreStream, type Core } from './core.js';
 import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES, stringField } from './events.js';
-import { LineRecord, type EventRecord } from './jsonl.js';
+import { LineRecord, parseNothing, type EventRecord } from './jsonl.js';
 import { isJsonObject } from './scan.js';
 import { nearest } from './suggest.js';
 import { holds, parseWhere } from './where.js';

@@ -6,8 +6,8 @@
  * the redaction engine's classes) are not exported and may change.
  */
 export * from './events.js';
-export { DEFAULT_MAX_LINE_BYTES, InvalidLineError, makeRecord, type EventRecord, type Output } from './jsonl.js';
-export { coreStream, parse, stringify, type BadLine, type Core, type Emit, type ParseOptions } from './core.js';
+export { DEFAULT_MAX_LINE_BYTES, InvalidLineError, makeRecord, parse, stringify, type EventRecord, type Output, type ParseOptions } from './jsonl.js';
+export { coreStream, type BadLine, type Core, type Emit } from './core.js';
 export { createFilter, filter, type FilterOptions } from './filter.js';
 export { createResult, exitCodeForStatus, result, RESULT_EXIT, type ResultMode, type ResultOptions } from './result.js';
 export { check, createCheck, RULES, type CheckOptions, type Problem, type Rule, type Severity } from './check.js';

@@ -6,7 +6,8 @@ import {
   createAccumulator,
   parseArguments,
 } from '../lib/accumulate.js';
-import { parse, stringify, type Core } from '../lib/core.js';
+import type { Core } from '../lib/core.js';
+import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';
 import { chunked, liveProcess, pipeThrough, runBin, runShell, jsonl } from './helpers.js';
 import fs from 'node:fs';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createFilter, filter, typeMatcher, unknownSelectors, isInputArgument, splitPositionals, suggestSelector } from '../lib/filter.js';
 import { parsePath } from '../lib/jsonpath.js';
 import { editDistance, nearest } from '../lib/suggest.js';
-import { parse, stringify } from '../lib/core.js';
+import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { binPath, chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
 

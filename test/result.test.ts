@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createResult, exitCodeForStatus, result, RESULT_EXIT, type ResultOptions } from '../lib/result.js';
-import { parse } from '../lib/core.js';
+import { parse } from '../lib/jsonl.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { binPath, chunked, pipeThrough, runBin, runShell } from './helpers.js';
 import { ROOT } from './helpers.js';

@@ -269,7 +269,7 @@ t.test('totals of every grouping equal the ungrouped totals', async (t) => {
 t.test('stream API in 1- and 7-byte chunks gives the same report', async (t) => {
   const text = generate(99, 4);
   const { usage } = await import('../lib/usage/core.js');
-  const { parse } = await import('../lib/core.js');
+  const { parse } = await import('../lib/jsonl.js');
   const whole = (await pipeThrough<string>([Buffer.from(text)], parse(), usage({ format: 'json', noCost: true, timeOfFile: () => null }))).join('');
   for (const size of [1, 7]) {
     const out = (await pipeThrough<string>(chunked(text, size), parse(), usage({ format: 'json', noCost: true, timeOfFile: () => null }))).join('');
