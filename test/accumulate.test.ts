@@ -5,7 +5,7 @@ import {
   createAccumulate,
   createAccumulator,
   parseArguments,
-} from '../lib/accumulate.js';
+} from '../lib/accumulate/index.js';
 import type { Core } from '../lib/core.js';
 import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';

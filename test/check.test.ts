@@ -1,7 +1,7 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, createCheck, isRule, jsonType, RULES, SCHEMA, schemaProblems } from '../lib/check.js';
+import { check, createCheck, isRule, jsonType, RULES, SCHEMA, schemaProblems } from '../lib/check/index.js';
 import { KNOWN_TYPES } from '../lib/events.js';
 import { LineRecord, parse, parseEventBytes, type Output } from '../lib/jsonl.js';
 import { spec as checkSpec } from '../bin/wuu-check.js';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createResult, exitCodeForStatus, result, RESULT_EXIT, type ResultOptions } from '../lib/result.js';
+import { createResult, exitCodeForStatus, result, RESULT_EXIT, type ResultOptions } from '../lib/result/index.js';
 import { parse } from '../lib/jsonl.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { binPath, chunked, pipeThrough, runBin, runShell } from './helpers.js';

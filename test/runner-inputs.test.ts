@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import type { Core } from '../lib/core.js';
 import { parse } from '../lib/jsonl.js';
 import type { InvalidLineError } from '../lib/jsonl.js';
-import { BAD_STREAK, expandInput, listInputs, type ToolSpec } from '../lib/runner.js';
+import { BAD_STREAK, expandInput, listInputs, type ToolSpec } from '../lib/cli/index.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { spec as turns } from '../bin/wuu-turns.js';
 import { example } from './helpers.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createTurns, turns, type TurnsOptions } from '../lib/turns.js';
+import { createTurns, turns, type TurnsOptions } from '../lib/turns/index.js';
 import type { Core } from '../lib/core.js';
 import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';

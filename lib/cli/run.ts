@@ -20,7 +20,7 @@ import { onTerminatingSignals, SIGNAL_STATUS } from './process.js';
 import { describeWriteError, OutputSink, stdoutWasClosed } from './sink.js';
 import type { ToolRun, ToolSpec } from './spec.js';
 import { packageVersion } from './version.js';
-import { oversizeStreamer } from './oversize.js';
+import { oversizeStreamer } from './oversize-stream.js';
 
 /** Options for {@link run}; the defaults are the real process. */
 export interface RunOptions {

@@ -17,12 +17,6 @@ import { PrettyState } from './state.js';
 import { TerminalRenderer } from './terminal.js';
 import { TextWriter } from './writer.js';
 
-export { summarizeArguments, type SummaryOptions } from './arguments.js';
-export { chooseFence, htmlEscape, mdEscape } from './escape.js';
-export { OutputFold, type Folded } from './fold.js';
-export { clip, formatCount } from './format.js';
-export { HTML_CSP } from './html.js';
-export { describeUsage, type Usage } from './usage.js';
 
 /** Options of {@link createPretty}. */
 export interface PrettyOptions {

@@ -11,7 +11,7 @@
  * ./walk.ts (the event walk that patches encoded text in place),
  * ./hold-back.ts and ./deltas.ts (secrets split across delta pieces),
  * ./placeholders.ts, ./users.ts (user-name evidence), ./values.ts (values
- * that are settings, not secrets), ./censor.ts (JSONPath), ./oversize.ts
+ * that are settings, not secrets), ./censor.ts (JSONPath), ./oversize-line.ts
  * (lines beyond --max-line-bytes, streamed).
  *
  * FAST PATH. Before parsing, the raw line is searched (as bytes,
@@ -30,16 +30,10 @@ import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.j
 import { View } from './view.js';
 import { Redactor, type PathMode } from './engine.js';
 import { holdPoint } from './hold-back.js';
-import { redactOversize } from './oversize.js';
+import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
 
-export { RuleError, parsePatternOption, parseRuleFile, type RuleSpec } from './rule-spec.js';
-export { DEFAULT_RULES } from './rules.js';
-export { DEFAULT_SALT } from './placeholders.js';
-export { holdPoint } from './hold-back.js';
-export { FALLBACK_HOLD } from './compile.js';
-export { Redactor, type PathMode } from './engine.js';
 export { JsonPathError };
 
 /** Options of {@link createRedact}. */
