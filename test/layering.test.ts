@@ -235,6 +235,28 @@ t.test('the library root holds only the base modules and the public API', async 
   t.same(root, [...BASE, 'lib/index.ts'].sort());
 });
 
+/** The statements of an index.ts that are not `export ... from './file.js'` (comments dropped). */
+function nonReexports(source: string): string[] {
+  return codeOf(source)
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .filter((s) => !/^export\s+(\*|(type\s+)?\{[^}]*\})\s+from\s+'\.\/[^']+\.js'$/s.test(s));
+}
+
+t.test('the index checker rejects anything but re-exports', async (t) => {
+  t.same(nonReexports("/** doc */\nexport * from './a.js';\nexport { b, type C } from './b.js';\nexport type { D } from './d.js';\n"), []);
+  t.same(nonReexports("export * from './a.js';\nexport const q = 1;\nimport { z } from './z.js';\n"), ['export const q = 1', "import { z } from './z.js'"]);
+  t.same(nonReexports("export { x } from '../x.js';"), ["export { x } from '../x.js'"], 'a re-export from outside the folder');
+});
+
+t.test('lib/cli/index.ts only re-exports, and no shell file imports it', async (t) => {
+  t.same(nonReexports(SOURCES.get('lib/cli/index.ts')!), []);
+  for (const file of FILES.filter((f) => f.startsWith('lib/cli/') && f !== 'lib/cli/index.ts')) {
+    t.notOk(localGraph.get(file)!.includes('lib/cli/index.ts'), `${file} does not import lib/cli/index.ts`);
+  }
+});
+
 t.test('every tool folder has the same shape', async (t) => {
   const folders = [...new Set(FILES.filter((f) => /^lib\/[^/]+\//.test(f)).map((f) => f.split('/')[1]!))].filter((d) => d !== 'cli');
   t.same(folders.sort(), ['accumulate', 'check', 'filter', 'pretty', 'redact', 'result', 'turns', 'usage']);
@@ -243,12 +265,7 @@ t.test('every tool folder has the same shape', async (t) => {
     t.ok(SOURCES.has(index), `${index} exists`);
     t.ok(SOURCES.has(`lib/${tool}/${tool}.ts`), `lib/${tool}/${tool}.ts holds the tool`);
     // index.ts: comments and `export ... from './file.js'` statements, nothing else.
-    const statements = codeOf(SOURCES.get(index) ?? '')
-      .split(';')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const other = statements.filter((s) => !/^export\s+(\*|(type\s+)?\{[^}]*\})\s+from\s+'\.\/[^']+\.js'$/s.test(s));
-    t.same(other, [], `${index} only re-exports`);
+    t.same(nonReexports(SOURCES.get(index) ?? ''), [], `${index} only re-exports`);
     for (const file of FILES.filter((f) => f.startsWith(`lib/${tool}/`) && f !== index)) {
       t.notOk(localGraph.get(file)!.includes(index), `${file} does not import its own index`);
     }
