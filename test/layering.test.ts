@@ -257,6 +257,17 @@ t.test('lib/cli/index.ts only re-exports, and no shell file imports it', async (
   }
 });
 
+t.test('distinct files have distinct names (index.ts aside)', async (t) => {
+  const seen = new Map<string, string[]>();
+  for (const file of FILES) {
+    const base = path.posix.basename(file);
+    if (base === 'index.ts') continue;
+    seen.set(base, [...(seen.get(base) ?? []), file]);
+  }
+  const clashes = [...seen.values()].filter((files) => files.length > 1).map((files) => files.join(' and '));
+  t.same(clashes, [], 'two files with one name');
+});
+
 t.test('every tool folder has the same shape', async (t) => {
   const folders = [...new Set(FILES.filter((f) => /^lib\/[^/]+\//.test(f)).map((f) => f.split('/')[1]!))].filter((d) => d !== 'cli');
   t.same(folders.sort(), ['accumulate', 'check', 'filter', 'pretty', 'redact', 'result', 'turns', 'usage']);

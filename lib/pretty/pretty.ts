@@ -5,7 +5,7 @@
  *
  * Parts: state.ts (events to views, keyed by thread), terminal.ts,
  * live.ts (status line), markdown.ts, html.ts + html-css.ts (renderers),
- * escape.ts (document escaping), fold.ts (bounded outputs), usage.ts (the
+ * escape.ts (document escaping), fold.ts (bounded outputs), token-usage.ts (the
  * producer's token convention), arguments.ts (call summaries), format.ts.
  */
 import type { Transform } from 'node:stream';
