@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { spec as result } from '../bin/wuu-result.js';
-import { example } from './helpers.js';
+import { example, spawnBin } from './helpers.js';
 import { runIn } from './runner-harness.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-follow-'));
@@ -111,4 +111,15 @@ t.test('an interrupted follow ends with 130 (in process: the run is aborted)', a
   setTimeout(() => stop.abort(), 300);
   const r = await runIn(result, ['-f', file], '', { signal: stop.signal });
   t.equal(r.code, 130);
+});
+
+t.test('-f on a stdin pipe that stays open (tail -f FILE | TOOL -f) ends after the result, in every tool', async (t) => {
+  const run = fs.readFileSync(example('run.jsonl'));
+  const tools = ['filter', 'accumulate', 'turns', 'redact', 'result', 'check', 'pretty'];
+  for (const tool of tools) {
+    // Without the fix the child waits for stdin forever; tap's timeout would fail the test.
+    const res = await spawnBin(`wuu-${tool}`, ['-f'], { input: run, keepStdinOpen: true });
+    t.equal(res.signal, null, `wuu-${tool} ended by itself`);
+    t.equal(res.code, 0, `wuu-${tool} exit status`);
+  }
 });

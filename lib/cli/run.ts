@@ -179,6 +179,9 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         interrupted.signal.removeEventListener('abort', onInterrupt);
         stop.abort();
         if (raw !== undefined && entry.name !== '-') abandonRaw(raw, entry.name);
+        // A pipe that stays open (`tail -f run.jsonl | wuu-result -f`) would keep
+        // the process alive after follow mode ended the input: let go of it.
+        else if (raw !== undefined && follow && !raw.readableEnded) raw.destroy();
         void it.return?.(undefined).catch(() => undefined);
       }
       // An input that failed before giving a byte was never opened: no end-of-file handling.
