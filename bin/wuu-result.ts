@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import fs from 'node:fs';
 import { createResult, type ResultMode } from '../lib/result/index.js';
-import { isMain, runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
+import { EXIT, isMain, runIfMain, SideOutput, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-result',
@@ -46,20 +45,15 @@ Examples:
     const tee = flags.bool('tee');
     const output = flags.string('output');
     if (tee && output === undefined) throw new UsageError('--tee needs --output FILE for the message (stdout carries the stream)');
-    let write: ((data: string | Buffer) => void) | undefined;
+    let side: SideOutput | undefined;
     if (output !== undefined) {
-      let fd: number;
       try {
-        // Opened (and truncated) now: a bad path is a usage error before any input is read,
-        // and a stale message from an earlier run never survives.
-        fd = fs.openSync(output, 'w');
+        side = new SideOutput(output, warn);
       } catch (err) {
         throw new UsageError(`cannot write ${output}: ${(err as Error).message}`);
       }
-      write = (data) => {
-        fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-      };
     }
+    const write = side && ((data: string | Buffer) => side.write(data));
     const mode: ResultMode = flags.bool('structured') ? 'structured' : flags.bool('json') ? 'json' : 'message';
     // Our own SIGINT/SIGTERM (the runner exits 130/143) must not read as a killed producer.
     let interrupted = false;
@@ -70,7 +64,11 @@ Examples:
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
     }
-    return { core: createResult({ mode, tee, write, warn, interrupted: () => interrupted }), inputs: positionals };
+    const core = createResult({ mode, tee, write, warn, interrupted: () => interrupted });
+    // A failed write of the message is the run's failure (exit 1), whatever the result said.
+    const resultStatus = core.status?.bind(core);
+    core.status = () => (side?.failed ? EXIT.BAD_DATA : (resultStatus?.() ?? 0));
+    return { core, inputs: positionals };
   },
 };
 

@@ -244,6 +244,15 @@ t.test('binary: --tee and --output', async (t) => {
   t.same([out.stdout, out.code], ['', 0]);
   t.equal(fs.readFileSync(file, 'utf8'), '{"files":3,"ok":true}\n');
 
+  if (fs.existsSync('/dev/full')) {
+    // A full disk is a write error (exit 1), reported once, whatever the run's own status.
+    const full = await runBin('wuu-result', ['-o', '/dev/full', 'test/fixtures/v0.1/run.jsonl']);
+    t.same(full, { stdout: '', stderr: 'wuu-result: write error: /dev/full: No space left on device\n', code: 1, signal: null }, '-o /dev/full');
+    const fullTee = await runBin('wuu-result', ['--tee', '-o', '/dev/full', 'test/fixtures/v0.1/timeout.jsonl']);
+    t.same([fullTee.stdout, fullTee.code], [fs.readFileSync(legacy('timeout.jsonl'), 'utf8'), 1], '--tee -o /dev/full still copies the stream, then exits 1');
+    t.equal(fullTee.stderr.split('\n').filter((l) => l.includes('write error')).length, 1, 'the write error is told once');
+  }
+
   const cases: Array<[string[], string]> = [
     [['--tee'], '--tee needs --output FILE for the message (stdout carries the stream)'],
     [['--json', '--structured'], '--structured and --json exclude each other'],
