@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createResult, type ResultMode } from '../lib/result/index.js';
-import { EXIT, isMain, runIfMain, SideOutput, UsageError, type ToolSpec } from '../lib/cli/index.js';
+import { EXIT, runIfMain, SideOutput, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-result',
@@ -40,7 +40,7 @@ Examples:
     boolean: ['structured', 'json', 'tee'],
     alias: { o: 'output' },
   },
-  create({ flags, positionals, warn }) {
+  create({ flags, positionals, warn, interrupted }) {
     if (flags.bool('structured') && flags.bool('json')) throw new UsageError('--structured and --json exclude each other');
     const tee = flags.bool('tee');
     const output = flags.string('output');
@@ -56,15 +56,7 @@ Examples:
     const write = side && ((data: string | Buffer) => side.write(data));
     const mode: ResultMode = flags.bool('structured') ? 'structured' : flags.bool('json') ? 'json' : 'message';
     // Our own SIGINT/SIGTERM (the runner exits 130/143) must not read as a killed producer.
-    let interrupted = false;
-    if (isMain(import.meta.url)) {
-      const onSignal = () => {
-        interrupted = true;
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-    }
-    const core = createResult({ mode, tee, write, warn, interrupted: () => interrupted });
+    const core = createResult({ mode, tee, write, warn, interrupted });
     // A failed write of the message is the run's failure (exit 1), whatever the result said.
     const resultStatus = core.status?.bind(core);
     core.status = () => (side?.failed ? EXIT.BAD_DATA : (resultStatus?.() ?? 0));

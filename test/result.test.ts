@@ -201,6 +201,12 @@ t.test('binary: every example, exact stdout, stderr and exit status', async (t) 
   });
   const stdin = await runBin('wuu-result', [], { input: fs.readFileSync(legacy('failed.jsonl'), 'utf8') });
   t.same(stdin, { stdout: `${FINAL['failed.jsonl']}\n`, stderr: 'wuu-result: <stdin>: status failed: turn failed: tool failed: exit status 6\n', code: 3, signal: null });
+  const cutFirst = await runBin('wuu-result', [], { input: '{"thread_id":"t","type":"thread_sta' });
+  t.same(
+    [cutFirst.stderr.split('\n').at(-2), cutFirst.code],
+    ['wuu-result: <stdin>: no result event: the producer was killed or the stream was cut', 7],
+    'a stream cut inside its first line is a killed producer, not an empty input',
+  );
   const empty = await runBin('wuu-result', []);
   t.same(empty, { stdout: '', stderr: 'wuu-result: <stdin>: no events (empty input): no result\n', code: 7, signal: null }, 'nothing to read is not success');
   const hostile = await runBin('wuu-result', [], {
