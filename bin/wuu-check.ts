@@ -54,12 +54,12 @@ Examples:
     alias: { q: 'quiet' },
     repeatable: ['ignore'],
   },
-  create({ flags, positionals, warn }) {
+  create({ flags, positionals, warn, interrupted }) {
     const ignore = flags.list('ignore', true);
     for (const id of ignore) {
       if (!isRule(id)) throw new UsageError(`--ignore: unknown rule '${id}' (see --help for the list)`);
     }
-    const core = createCheck({ json: flags.bool('json'), ignore, summary: flags.bool('quiet') ? undefined : warn });
+    const core = createCheck({ json: flags.bool('json'), ignore, summary: flags.bool('quiet') ? undefined : warn, interrupted });
     return { core, inputs: positionals };
   },
 };

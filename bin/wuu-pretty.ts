@@ -54,7 +54,7 @@ Examples:
     boolean: ['markdown', 'html', 'full', 'verbose'],
     negatable: ['color'],
   },
-  create({ flags, positionals, stdoutIsTTY, env }) {
+  create({ flags, positionals, stdoutIsTTY, env, interrupted }) {
     let mode = flags.string('color') ?? 'auto';
     if (mode === 'false') mode = 'never'; // --no-color
     if (mode !== 'always' && mode !== 'never' && mode !== 'auto') {
@@ -84,6 +84,7 @@ Examples:
       verbose: flags.bool('verbose'),
       showFileNames: positionals.length > 1,
       live,
+      interrupted,
     });
     return { core };
   },

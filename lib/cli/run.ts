@@ -76,6 +76,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     return EXIT.BAD_DATA;
   };
 
+  const state: RunState = { bad: new BadLineLog(warn), unreadable: 0, stopped: false, signal: undefined };
   let parsed: ParsedArgs;
   let toolRun: ToolRun;
   let maxLineBytes: number;
@@ -97,6 +98,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       warn,
       stdoutIsTTY: Boolean((stdout as { isTTY?: boolean }).isTTY),
       env,
+      interrupted: () => state.signal !== undefined,
     });
   } catch (err) {
     if (err instanceof UsageError) return usageFailure(err.message);
@@ -105,7 +107,6 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     return EXIT.USAGE;
   }
 
-  const state: RunState = { bad: new BadLineLog(warn), unreadable: 0, stopped: false, signal: undefined };
   const interrupted = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (state.signal !== undefined) return;
@@ -179,6 +180,9 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         interrupted.signal.removeEventListener('abort', onInterrupt);
         stop.abort();
         if (raw !== undefined && entry.name !== '-') abandonRaw(raw, entry.name);
+        // A pipe that stays open (`tail -f run.jsonl | wuu-result -f`) would keep
+        // the process alive after follow mode ended the input: let go of it.
+        else if (raw !== undefined && follow && !raw.readableEnded) raw.destroy();
         void it.return?.(undefined).catch(() => undefined);
       }
       // An input that failed before giving a byte was never opened: no end-of-file handling.
@@ -222,6 +226,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
 
     const policy: BadLinePolicy = { strict, passInvalid };
     const handleBad = (file: string, line: Line, reason: string, raw: Buffer) => {
+      if (core.seeBadLine?.({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit) === true) return;
       if (core.badLine) {
         // A core that reports bad lines itself (wuu-check) gets every one of them.
         core.badLine({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit);

@@ -246,11 +246,12 @@ export class HtmlRenderer implements Renderer {
     this.block(parts.join('\n'));
   }
 
-  cut(totals: RunTotals): void {
+  cut(totals: RunTotals, stopped = false): void {
     this.closeTurn();
-    this.block(
-      `<section class="result"><h2 class="bad">✗ No result: the run was cut</h2><p class="note">The input ended without a <code>result</code> event.</p>\n${this.totals(totals, '')}</section>`,
-    );
+    const [title, note] = stopped
+      ? ['■ Stopped reading: no result yet', 'The viewer was stopped before the run’s <code>result</code>.']
+      : ['✗ No result: the run was cut', 'The input ended without a <code>result</code> event.'];
+    this.block(`<section class="result"><h2 class="bad">${title}</h2><p class="note">${note}</p>\n${this.totals(totals, '')}</section>`);
   }
 
   other(text: string): void {

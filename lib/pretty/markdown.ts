@@ -235,10 +235,11 @@ export class MarkdownRenderer implements Renderer {
     }
   }
 
-  cut(totals: RunTotals): void {
-    this.block('## ✗ No result: the run was cut', 'heading');
+  cut(totals: RunTotals, stopped = false): void {
+    this.block(stopped ? '## ■ Stopped reading: no result yet' : '## ✗ No result: the run was cut', 'heading');
     const seen = `${plural(totals.turns, 'turn')}${hasUsage(totals.usage) ? ` · ${describeUsage(totals.usage)}` : ''}`;
-    this.block(`*The input ended without a \`result\` event; seen: ${mdEscape(seen)}.*`);
+    const why = stopped ? "The viewer was stopped before the run's `result`" : 'The input ended without a `result` event';
+    this.block(`*${why}; seen: ${mdEscape(seen)}.*`);
   }
 
   other(text: string): void {

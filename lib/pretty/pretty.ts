@@ -34,6 +34,8 @@ export interface PrettyOptions {
   verbose?: boolean;
   /** Print a heading per input file (for several inputs). */
   showFileNames?: boolean;
+  /** Whether the viewer itself was stopped (a signal during `-f`): an open run is then not called cut. */
+  interrupted?: () => boolean;
   /** Lines shown from the start of a folded output (terminal). Default 3. */
   headLines?: number;
   /** Lines shown from the end of a folded output (terminal). Default 3. */
@@ -108,7 +110,7 @@ export function createPretty(options: PrettyOptions = {}): Core {
     },
     endFile(_file, emit) {
       writer.emit = emit;
-      state.endFile();
+      state.endFile(options.interrupted?.() === true);
     },
     end(emit) {
       writer.emit = emit;

@@ -151,7 +151,11 @@ export interface Renderer {
   turnEnd(turn: TurnView, end: TurnEnd): void;
   error(message: string, retrying: boolean): void;
   result(r: ResultView): void;
-  cut(totals: RunTotals): void;
+  /**
+   * A run without its result at the end of the input: cut (the producer was
+   * killed), or `stopped` (this viewer was stopped by a signal; the run may go on).
+   */
+  cut(totals: RunTotals, stopped?: boolean): void;
   other(text: string): void;
   invalid(preview: string): void;
   /** End of one input file. */

@@ -423,18 +423,18 @@ export class PrettyState {
   }
 
   /** Ends a run that had no result: open turns and calls are shown as cut. */
-  private cutRun(): void {
+  private cutRun(stopped = false): void {
     this.runActive = false; // so open items say the run was cut
     this.closeAll('cut');
-    this.r.cut(this.totalsView());
+    this.r.cut(this.totalsView(), stopped);
     this.resetRun();
     this.threads.reset();
     this.lastRoot = '';
   }
 
   /** End of one input: a run without result was cut. */
-  endFile(): void {
-    if (this.runActive) this.cutRun();
+  endFile(stopped = false): void {
+    if (this.runActive) this.cutRun(stopped);
     this.threads.reset();
     this.lastRoot = '';
     this.r.endFile();

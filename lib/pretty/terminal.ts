@@ -333,11 +333,12 @@ export class TerminalRenderer implements Renderer {
     this.lines(rows);
   }
 
-  cut(totals: RunTotals): void {
+  cut(totals: RunTotals, stopped = false): void {
     this.live?.clear();
     this.w.blankLine();
     const seen = `${plural(totals.turns, 'turn')}${hasUsage(totals.usage) ? ` · ${describeUsage(totals.usage)}` : ''}`;
-    this.lines([this.rule('✗ no result: the run was cut', this.paint('1;33')), this.dim(`the input ended without a result event; seen: ${seen}`)]);
+    if (stopped) this.lines([this.rule('■ stopped reading: no result yet', this.paint('1;33')), this.dim(`the viewer was stopped before the run's result; seen: ${seen}`)]);
+    else this.lines([this.rule('✗ no result: the run was cut', this.paint('1;33')), this.dim(`the input ended without a result event; seen: ${seen}`)]);
   }
 
   other(text: string): void {
