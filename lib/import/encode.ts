@@ -1,6 +1,7 @@
 /**
- * Encodes values the way the producer's Go `json.Encoder.Encode` writes them
- * (WIRE-FORMAT-REFERENCE.md section 1), byte for byte:
+ * Encodes values the way the wuu producer's Go `json.Encoder.Encode` writes
+ * them (WIRE-FORMAT-REFERENCE.md section 1), byte for byte, so that events
+ * made by wuu-import look to every downstream tool like a wuu run's:
  * - maps: keys sorted byte-wise, at every depth;
  * - Go structs ({@link struct}): fields in declaration order, never sorted;
  * - compact, no spaces;
@@ -11,6 +12,10 @@
  *   raw U+FFFD, as text from tools or the model arrives;
  * - integers plain; other numbers in Go's shortest form (`1e+21`, `1e-7`),
  *   which is what JavaScript's number formatting writes too.
+ *
+ * The walk keeps its own stack: values copied from another producer's stream
+ * can nest as deep as that producer let them, and recursion would turn deep
+ * data into a stack overflow.
  */
 
 /** A Go struct value: its fields keep the order given here. */
@@ -25,8 +30,13 @@ export function struct(fields: Record<string, unknown>): GoStruct {
 
 const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
+/** Characters that need more than copying: quotes, controls, HTML-sensitive, line separators, surrogates. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_WORK = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+
 /** A Go-encoded JSON string literal. */
 export function goString(s: string): string {
+  if (!NEEDS_WORK.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -43,8 +53,7 @@ export function goString(s: string): string {
   return `${out}"`;
 }
 
-/** Encodes one value (no newline). */
-export function goJson(value: unknown): string {
+function scalar(value: unknown): string | undefined {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goString(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
@@ -52,15 +61,57 @@ export function goJson(value: unknown): string {
     if (!Number.isFinite(value)) throw new Error(`Go cannot encode ${value}`);
     return String(value);
   }
-  if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
-  if (value instanceof GoStruct) {
-    return `{${value.fields.map(([k, v]) => `${goString(k)}:${goJson(v)}`).join(',')}}`;
-  }
-  if (typeof value === 'object') {
-    const keys = Object.keys(value).sort(byteOrder);
-    return `{${keys.map((k) => `${goString(k)}:${goJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
+  if (typeof value === 'object') return undefined;
   throw new Error(`cannot encode ${typeof value}`);
+}
+
+/** One open container on the walk's stack: its members still to write. */
+interface Frame {
+  /** Keys (objects, structs) or undefined (arrays). */
+  keys: readonly string[] | undefined;
+  values: readonly unknown[];
+  next: number;
+  close: string;
+}
+
+function open(value: object): Frame {
+  if (Array.isArray(value)) return { keys: undefined, values: value, next: 0, close: ']' };
+  if (value instanceof GoStruct) {
+    return { keys: value.fields.map((f) => f[0]), values: value.fields.map((f) => f[1]), next: 0, close: '}' };
+  }
+  const keys = Object.keys(value).sort(byteOrder);
+  const record = value as Record<string, unknown>;
+  return { keys, values: keys.map((k) => record[k]), next: 0, close: '}' };
+}
+
+/** Encodes one value (no newline). */
+export function goJson(value: unknown): string {
+  const first = scalar(value);
+  if (first !== undefined) return first;
+  const parts: string[] = [];
+  const stack: Frame[] = [];
+  const enter = (v: object) => {
+    const frame = open(v);
+    parts.push(frame.close === ']' ? '[' : '{');
+    stack.push(frame);
+  };
+  enter(value as object);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next >= frame.values.length) {
+      parts.push(frame.close);
+      stack.pop();
+      continue;
+    }
+    const i = frame.next++;
+    if (i > 0) parts.push(',');
+    if (frame.keys !== undefined) parts.push(goString(frame.keys[i]!), ':');
+    const member = frame.values[i];
+    const text = scalar(member);
+    if (text !== undefined) parts.push(text);
+    else enter(member as object);
+  }
+  return parts.join('');
 }
 
 /** Byte-wise (UTF-8) order, as Go sorts map keys. */
