@@ -23,8 +23,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const OUT = path.join(ROOT, 'test', 'fixtures', 'import', 'codex');
 const CODEX = process.env.CODEX_BIN ?? '/work/tools/codex/node_modules/.bin/codex';
 
-/** The planted secret the redaction tests look for (a fake AWS key id shape). */
-export const PLANTED_SECRET = 'AKIAIOSFODNN7EXAMPLE';
+/** Planted secrets the redaction tests look for (fake, of real shapes: an AWS key id, a GitHub token). */
+export const PLANTED_SECRET = 'AKIAZ7QW3ERT5YUI9OPA';
+export const PLANTED_TOKEN = 'ghp_Zk3mQ9vX2bN7cR5tY8wE1uI4oP6aS0dF3gH7';
 
 const u = (input: number, cached: number, output: number, reasoning = 0): FakeUsage => ({ input, cached, output, reasoning });
 
@@ -86,8 +87,13 @@ export const SCENARIOS: Scenario[] = [
         args: ['--dangerously-bypass-approvals-and-sandbox'],
         prompt: 'List files and check the build',
         script: [
-          // Codex masks secrets it recognises in a command line; the output carries one it does not.
-          { kind: 'answer', text: 'Listing the files first.', calls: [{ name: SHELL, args: { cmd: `echo hello && ls && printf 'key=%s%s\\n' ${PLANTED_SECRET.slice(0, 4)} ${PLANTED_SECRET.slice(4)}` } }], usage: u(5300, 0, 60, 20) },
+          // Codex masks some secrets in a command line itself; the output carries one assembled by printf.
+          {
+            kind: 'answer',
+            text: 'Listing the files first.',
+            calls: [{ name: SHELL, args: { cmd: `echo hello && ls && printf 'key=%s%s\\n' ${PLANTED_SECRET.slice(0, 4)} ${PLANTED_SECRET.slice(4)} && curl -s -H 'Authorization: token ${PLANTED_TOKEN}' http://127.0.0.1:9/ || true` } }],
+            usage: u(5300, 0, 60, 20),
+          },
           { kind: 'answer', calls: [{ name: SHELL, args: { cmd: 'echo failing >&2; exit 3' } }], usage: u(5450, 5248, 30, 0) },
           { kind: 'answer', text: 'The build check failed with exit code 3.', usage: u(5600, 5376, 25, 5) },
         ],
