@@ -64,6 +64,13 @@ export interface Core {
    * instead of warning, counting or copying it; `--strict` still stops after it.
    */
   badLine?(bad: BadLine, emit: Emit): void;
+  /**
+   * Sees each bad line before the bad-line policy does (wuu-import recognises
+   * a format from lines that are not events: session files, plain text).
+   * Return true to take the line off the policy's hands: it is then not
+   * reported, counted or copied (the core has said why itself).
+   */
+  seeBadLine?(bad: BadLine, emit: Emit): boolean;
   /** Exit status owed at the end (for example a failed check); 0 when fine. */
   status?(): number;
   /**

@@ -221,6 +221,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     };
 
     const handleBad = (file: string, line: Line, reason: string, raw: Buffer) => {
+      if (core.seeBadLine?.({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit) === true) return;
       if (core.badLine) {
         // A core that reports bad lines itself (wuu-check) gets every one of them.
         core.badLine({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit);

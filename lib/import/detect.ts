@@ -96,5 +96,5 @@ export function detectLine(line: Record<string, unknown>): Detection {
 /** The message for a stream no rule recognised. */
 export function unrecognisedMessage(file: string, lines: number): string {
   const read = lines === 1 ? 'its first line' : `its first ${lines} lines`;
-  return `${file}: cannot tell which producer wrote this stream from ${read}; known producers: ${KNOWN_PRODUCERS.join(', ')}. Name one with --from`;
+  return `${file}: cannot tell which producer wrote this stream from ${read}; known producers: ${KNOWN_PRODUCERS.join(', ')}; name it with --from claude, codex or gemini`;
 }

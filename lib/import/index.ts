@@ -12,7 +12,7 @@ import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
 import { createCodexMapper } from './codex.js';
-import { detectLine, SNIFF_LINES, unrecognisedMessage, type From, type Producer } from './detect.js';
+import { detectLine, SNIFF_LINES, unrecognisedMessage, type Detection, type From, type Producer } from './detect.js';
 import { goLine } from './encode.js';
 import type { Mapper } from './mapper.js';
 
@@ -43,7 +43,8 @@ const PRODUCER_NAMES: Readonly<Record<Producer, string>> = { codex: 'Codex exec 
 
 /** Per input file: what the stream turned out to be. */
 type Mode =
-  | { kind: 'sniffing'; held: EventRecord[] }
+  /** Lines held for replay, and how many lines (bad ones too) were read. */
+  | { kind: 'sniffing'; held: EventRecord[]; read: number }
   | { kind: 'wuu' }
   | { kind: 'mapping'; mapper: Mapper }
   /** Unrecognised or unsupported: the rest of the file is skipped. */
@@ -52,6 +53,16 @@ type Mode =
 /** Copies a record whose bytes may live in a reused input chunk. */
 function keep(rec: EventRecord): EventRecord {
   return rec.raw === undefined ? rec : new LineRecord(Buffer.from(rec.raw), rec.file, rec.line).validate();
+}
+
+/** What a bad line's bytes say about their format, when they are a JSON object. */
+function detectRaw(raw: Buffer): Detection | undefined {
+  try {
+    const value: unknown = JSON.parse(raw.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? detectLine(value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Creates the import core. */
@@ -79,7 +90,7 @@ export function createImport(options: ImportOptions = {}): Core {
   };
 
   const reset = (): void => {
-    mode = { kind: 'sniffing', held: [] };
+    mode = { kind: 'sniffing', held: [], read: 0 };
   };
   reset();
 
@@ -93,14 +104,16 @@ export function createImport(options: ImportOptions = {}): Core {
   };
 
   /** Decides what the file is, from the held lines and this one; replays the held lines. */
-  const sniff = (held: EventRecord[], rec: EventRecord, emit: Emit): void => {
+  const sniff = (sniffing: Extract<Mode, { kind: 'sniffing' }>, rec: EventRecord, emit: Emit): void => {
+    const held = sniffing.held;
+    sniffing.read++;
     if (from !== 'auto') {
       if (!startMapper(from, rec.file)) return;
     } else {
       const found = detectLine(rec.event as unknown as Record<string, unknown>);
       if (found.kind === 'unknown') {
         held.push(keep(rec));
-        if (held.length >= SNIFF_LINES) fail(unrecognisedMessage(rec.file, held.length));
+        if (sniffing.read >= SNIFF_LINES) fail(unrecognisedMessage(rec.file, sniffing.read));
         return;
       }
       if (found.kind === 'unsupported') {
@@ -116,13 +129,27 @@ export function createImport(options: ImportOptions = {}): Core {
 
   return {
     push(rec, emit) {
-      if (mode.kind === 'sniffing') sniff(mode.held, rec, emit);
+      if (mode.kind === 'sniffing') sniff(mode, rec, emit);
       else pass(rec, emit);
+    },
+    seeBadLine(bad) {
+      if (mode.kind === 'skipping') return true;
+      if (mode.kind !== 'sniffing' || from !== 'auto') return false;
+      mode.read++;
+      // A line without a string "type" can still name its format (session files, legacy Codex).
+      const found = bad.terminated ? detectRaw(bad.raw) : undefined;
+      if (found?.kind === 'unsupported') {
+        fail(`${bad.file}: this is ${found.what}, which wuu-import does not convert; ${found.hint}`);
+        return true;
+      }
+      if (mode.read < SNIFF_LINES) return false;
+      fail(unrecognisedMessage(bad.file, mode.read));
+      return true;
     },
     // Only a wuu stream passes unparsed; everything else is read.
     needsParse: () => mode.kind !== 'wuu' && mode.kind !== 'skipping',
     endFile(file, emit) {
-      if (mode.kind === 'sniffing' && mode.held.length > 0) fail(unrecognisedMessage(file, mode.held.length));
+      if (mode.kind === 'sniffing' && mode.read > 0) fail(unrecognisedMessage(file, mode.read));
       if (mode.kind === 'mapping') for (const event of mode.mapper.end()) emit(goLine(event));
       reset();
     },
