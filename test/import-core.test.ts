@@ -109,17 +109,17 @@ t.test('inputs it cannot convert: the message and exit 2', async (t) => {
   let r = await runIn(spec, [], '{"type":"x"}\n{"type":"y"}\n');
   t.equal(r.code, 2);
   t.equal(r.stdout, '');
-  t.equal(r.stderr, `wuu-import: -: cannot tell which producer wrote this stream from its first 2 lines; ${KNOWN}\n`);
+  t.equal(r.stderr, `wuu-import: <stdin>: cannot tell which producer wrote this stream from its first 2 lines; ${KNOWN}\n`);
 
   r = await runIn(spec, [], 'hello\nworld\n{"type":"x"}\n\nfive\nsix\nseven\n');
   t.equal(r.code, 2);
   t.equal(
     r.stderr,
     [
-      "wuu-import: -:1: not valid JSON (Unexpected token 'h', \"hello\" is not valid JSON)",
-      "wuu-import: -:2: not valid JSON (Unexpected token 'w', \"world\" is not valid JSON)",
-      'wuu-import: -:4: blank line',
-      `wuu-import: -: cannot tell which producer wrote this stream from its first 5 lines; ${KNOWN}`,
+      "wuu-import: <stdin>:1: not valid JSON (Unexpected token 'h', \"hello\" is not valid JSON)",
+      "wuu-import: <stdin>:2: not valid JSON (Unexpected token 'w', \"world\" is not valid JSON)",
+      'wuu-import: <stdin>:4: blank line',
+      `wuu-import: <stdin>: cannot tell which producer wrote this stream from its first 5 lines; ${KNOWN}`,
       '',
     ].join('\n'),
     'bad lines before the verdict are reported, none after it',
@@ -131,19 +131,19 @@ t.test('inputs it cannot convert: the message and exit 2', async (t) => {
 
   r = await runIn(spec, [], '{"id":"0","msg":{"type":"task_started"}}\n');
   t.equal(r.code, 2);
-  t.equal(r.stderr, 'wuu-import: -: this is a Codex stream in the legacy {id, msg} format (Codex before 0.44), which wuu-import does not convert; upgrade Codex\n');
+  t.equal(r.stderr, 'wuu-import: <stdin>: this is a Codex stream in the legacy {id, msg} format (Codex before 0.44), which wuu-import does not convert; upgrade Codex\n');
 
   r = await runIn(spec, [], '{"timestamp":"x","type":"session_meta","payload":{"id":"a"}}\n{"type":"event_msg","payload":{}}\n');
   t.equal(r.code, 2);
-  t.equal(r.stderr, "wuu-import: -: this is a Codex rollout (session) file, which wuu-import does not convert; pipe 'codex exec --json' instead\n");
+  t.equal(r.stderr, "wuu-import: <stdin>: this is a Codex rollout (session) file, which wuu-import does not convert; pipe 'codex exec --json' instead\n");
 
   r = await runIn(spec, [], '{"sessionId":"a","projectHash":"b"}\nnot json\n');
   t.equal(r.code, 2);
-  t.equal(r.stderr, "wuu-import: -: this is a Gemini CLI session file, which wuu-import does not convert; pipe 'gemini --output-format stream-json' instead\n", 'later bad lines are skipped quietly');
+  t.equal(r.stderr, "wuu-import: <stdin>: this is a Gemini CLI session file, which wuu-import does not convert; pipe 'gemini --output-format stream-json' instead\n", 'later bad lines are skipped quietly');
 
   r = await runIn(spec, [], '[1]\n');
   t.equal(r.code, 2, 'a lone bad line at the end: unrecognised');
-  t.equal(r.stderr, `wuu-import: -:1: not a JSON object (an array)\nwuu-import: -: cannot tell which producer wrote this stream from its first line; ${KNOWN}\n`);
+  t.equal(r.stderr, `wuu-import: <stdin>:1: not a JSON object (an array)\nwuu-import: <stdin>: cannot tell which producer wrote this stream from its first line; ${KNOWN}\n`);
 
   r = await runIn(spec, [], '');
   t.equal(r.code, 0, 'an empty input is an empty stream');
@@ -152,6 +152,31 @@ t.test('inputs it cannot convert: the message and exit 2', async (t) => {
   r = await runIn(spec, ['--from', 'nope']);
   t.equal(r.code, 2);
   t.equal(r.stderr, "wuu-import: --from must be one of auto, claude, codex, gemini (got 'nope')\nTry 'wuu-import --help' for more information.\n");
+});
+
+t.test('bad lines once the producer is known follow the common policy', async (t) => {
+  const codex = fs.readFileSync(path.join(CODEX, 'simple.jsonl'), 'utf8').split('\n');
+  const withBad = [codex[0], 'garbage', ...codex.slice(1)].join('\n');
+  const r = await runIn(spec, [], withBad);
+  t.equal(r.code, 1, 'bad data');
+  t.equal(r.stderr, "wuu-import: <stdin>:2: not valid JSON (Unexpected token 'g', \"garbage\" is not valid JSON)\n");
+  t.match(r.stdout, /"type":"result"/, 'the rest converted');
+  const forced = await runIn(spec, ['--from', 'codex'], `garbage\n${codex.join('\n')}`);
+  t.equal(forced.code, 1, '--from: no sniffing, the policy reports');
+  t.match(forced.stderr, /<stdin>:1: not valid JSON/);
+  // A stream cut inside its first line: reported as cut, then unrecognised.
+  const cut = await runIn(spec, [], '{"type":"thread.sta');
+  t.equal(cut.code, 2);
+  t.match(cut.stderr, /<stdin>:1: last line cut off \(no newline at end of input\)/);
+  t.match(cut.stderr, /from its first line; known producers/);
+  // Buffered plain objects (no bytes behind them) are replayed as they are.
+  const stream = importStream();
+  const got: string[] = [];
+  stream.on('data', (d: string) => got.push(d));
+  stream.write({ type: 'error', message: 'Reconnecting... 1/2' });
+  stream.end({ type: 'thread.started', thread_id: 'x' });
+  await new Promise((resolve) => stream.on('end', resolve));
+  t.match(got.join(''), /"retrying":true.*\n.*session_configured/);
 });
 
 t.test('each file is its own stream', async (t) => {
