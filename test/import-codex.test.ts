@@ -14,6 +14,10 @@ import { spec as checkSpec } from '../bin/wuu-check.js';
 import { spec as usageSpec } from '../bin/wuu-usage.js';
 import { spec as resultSpec } from '../bin/wuu-result.js';
 import { spec as redactSpec } from '../bin/wuu-redact.js';
+import { spec as filterSpec } from '../bin/wuu-filter.js';
+import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
+import { spec as turnsSpec } from '../bin/wuu-turns.js';
+import { spec as prettySpec } from '../bin/wuu-pretty.js';
 import { createCodexMapper, turnUsage } from '../lib/import/codex.js';
 import type { ImportedEvent } from '../lib/import/mapper.js';
 import { PLANTED_SECRET, PLANTED_TOKEN } from './import/capture-codex.js';
@@ -101,6 +105,20 @@ for (const name of FIXTURES) {
       const calls = meta(name).runs.flatMap((r) => r.model_calls_usage).filter((c) => c.who === 'main');
       t.equal(total.prompt_tokens, calls.reduce((s, c) => s + c.input, 0), 'prompt = the main thread model calls');
       t.equal(total.output_tokens, calls.reduce((s, c) => s + c.output, 0), 'output = the main thread model calls');
+    }
+
+    // Every other tool reads it without complaint.
+    for (const [tool, args] of [
+      [filterSpec, ['--count']],
+      [accumulateSpec, []],
+      [turnsSpec, []],
+      [prettySpec, ['--color', 'never']],
+      [prettySpec, ['--html']],
+      [redactSpec, []],
+    ] as const) {
+      const r = await runIn(tool, [...args], out);
+      t.same([r.code, r.stderr], [0, ''], `${tool.name} ${args.join(' ')}`);
+      t.not(r.stdout, '', `${tool.name}: output`);
     }
 
     const first = events(out)[0]!;
@@ -356,9 +374,16 @@ t.test('mapper: process boundaries and errors', async (t) => {
     ],
   );
   t.equal(evs.filter((e) => e.type === 'session_configured').length, 1);
-  // An error with nothing after it: a reconnect notice is a retry, anything else fatal.
-  t.match(map([...START, { type: 'error', message: 'Reconnecting... 2/5' }]).at(-1), { type: 'error', retrying: true, turn_id: T });
-  t.match(map([...START, { type: 'error', message: 'stream disconnected' }]).at(-1), { type: 'error', retrying: false });
+  // A reconnect notice is a retry, written at once; another error waits for the next line.
+  const m = createCodexMapper();
+  [...START].forEach((l) => m.line(l));
+  t.match(m.line({ type: 'error', message: 'Reconnecting... 2/5 (stream disconnected)' }), [{ type: 'error', retrying: true, turn_id: T }], 'live');
+  t.same(m.line({ type: 'error', message: 'first' }), [], 'held');
+  t.match(m.line({ type: 'error', message: 'second' }), [{ type: 'error', error: 'first', retrying: true }], 'an error followed by another was retried');
+  t.match(m.line({ type: 'item.completed', item: { id: 'item_1', type: 'reasoning', text: 'x' } }), [{ error: 'second', retrying: true }]);
+  t.same(m.line({ type: 'error', message: 'fatal' }), []);
+  t.match(m.line({ type: 'turn.failed', error: { message: 'fatal' } }), [{ type: 'error', error: 'fatal', retrying: false }, { type: 'turn_failed', error: 'fatal' }]);
+  t.match(map([...START, { type: 'error', message: 'stream disconnected' }]).at(-1), { type: 'error', retrying: false }, 'the last line of a stream: fatal');
   t.notOk(map([...START, { type: 'error', message: 'x' }]).some((e) => e.type === 'result'), 'no turn end, no result');
   // Lines outside a turn, and a turn end without a start.
   const stray = map([

@@ -71,6 +71,9 @@ const AGENT_STATUS: Readonly<Record<string, string>> = {
 };
 const AGENT_TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
+/** How Codex words a retry notice (codex-rs core: "Reconnecting... {attempt}/{max}"). */
+const RETRY = /^Reconnecting\.\.\./;
+
 /** The tool name and JSON arguments wuu gets for a Codex tool item. */
 function toolCall(item: Obj): { name: string; args: string } | undefined {
   switch (item.type) {
@@ -293,9 +296,13 @@ export function createCodexMapper(): Mapper {
       const out: ImportedEvent[] = [];
       const type = line.type;
       if (type === 'error') {
-        // Retry notices and the fatal error share this type: the next line decides.
+        // Retry notices and the fatal error share this type. Codex words a retry
+        // "Reconnecting... n/m (...)": written at once. Any other error waits for
+        // the next line, which tells (turn.failed follows the fatal one).
         flushError(out, false);
-        heldError = str(line.message);
+        const message = str(line.message);
+        if (RETRY.test(message)) out.push({ type: 'error', ...ids(), run_id: '', error: message, retrying: true });
+        else heldError = message;
         return out;
       }
       flushError(out, type === 'turn.failed');
@@ -330,8 +337,8 @@ export function createCodexMapper(): Mapper {
     },
     end() {
       const out: ImportedEvent[] = [];
-      // An error with nothing after it: fatal unless Codex worded it as a reconnect.
-      if (heldError !== undefined) flushError(out, !heldError.startsWith('Reconnecting'));
+      // An error with nothing after it: the last word of the stream, fatal.
+      flushError(out, true);
       // No result after a turn that never ended: Codex wrote nothing, as a killed run.
       if (ended !== undefined && turn === undefined) {
         const result: ImportedEvent = { type: 'result', status: ended.status, thread_id: thread, turn_id: ended.turnId, run_id: '', final_message: ended.message, trace_path: '' };
