@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spec } from '../bin/wuu-import.js';
 import { createImport, detectLine, goJson, goLine, goString, importStream, MAPPERS, struct, type Detection, type ImportedEvent, type Mapper } from '../lib/import/index.js';
-import { ROOT } from './helpers.js';
+import { liveProcess, ROOT } from './helpers.js';
 import { runIn } from './runner-harness.js';
 
 const CODEX = path.join(ROOT, 'test', 'fixtures', 'import', 'codex');
@@ -254,4 +254,21 @@ t.test('the umbrella runs it as `wuu-stream import`', async (t) => {
   t.equal(code, 0);
   const direct = await runIn(spec, [path.join(CODEX, 'simple.jsonl')]);
   t.equal(Buffer.concat(out).toString(), direct.stdout);
+});
+
+t.test('live: each line of a producer writing slowly is converted at once', async (t) => {
+  const lines = fs.readFileSync(path.join(CODEX, 'shell.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+  const live = liveProcess('wuu-import');
+  live.write(`${lines[0]}\n`);
+  t.match(JSON.parse(await live.nextLine()), { type: 'session_configured', source: 'codex' });
+  t.match(JSON.parse(await live.nextLine()), { type: 'thread_started' });
+  live.write(`${lines[1]}\n${lines[2]}\n`);
+  t.match(JSON.parse(await live.nextLine()), { type: 'turn_started' }, 'the warning item gives nothing, the turn start at once');
+  live.write(`${lines[3]}\n`);
+  t.match(JSON.parse(await live.nextLine()), { type: 'agent_message_delta', delta: 'Listing the files first.' });
+  live.write(`${lines[4]}\n`);
+  t.match(JSON.parse(await live.nextLine()), { type: 'tool_started', name: 'bash' }, 'a command shows while it runs');
+  for (const line of lines.slice(5)) live.write(`${line}\n`);
+  t.equal(await live.end(), 0);
+  t.match(JSON.parse(live.lines.at(-1)!), { type: 'result', status: 'completed' }, 'the result once the input ends');
 });
