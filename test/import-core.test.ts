@@ -32,6 +32,8 @@ t.test('encoder: Go json.Encoder bytes', async (t) => {
     [1e-7, '1e-7'],
     [-0.5, '-0.5'],
     [{ é: 1, z: 2, Z: 3, a: 4 }, '{"Z":3,"a":4,"z":2,"é":1}'],
+    // Byte order, not UTF-16 order: U+FF21 (EF BC A1) sorts before U+1F600 (F0 9F 98 80).
+    [{ '😀': 1, 'Ａ': 2, '\ue000': 3 }, '{"\ue000":3,"Ａ":2,"😀":1}'],
     [struct({ z: 1, a: [struct({ y: 2, b: 3 })] }), '{"z":1,"a":[{"y":2,"b":3}]}'],
   ];
   // Names by index: a raw U+2028 in a test name would upset the TAP parser.

@@ -79,7 +79,7 @@ function open(value: object): Frame {
   if (value instanceof GoStruct) {
     return { keys: value.fields.map((f) => f[0]), values: value.fields.map((f) => f[1]), next: 0, close: '}' };
   }
-  const keys = Object.keys(value).sort(byteOrder);
+  const keys = sortedKeys(value);
   const record = value as Record<string, unknown>;
   return { keys, values: keys.map((k) => record[k]), next: 0, close: '}' };
 }
@@ -112,6 +112,15 @@ export function goJson(value: unknown): string {
     else enter(member as object);
   }
   return parts.join('');
+}
+
+/**
+ * Keys in byte-wise (UTF-8) order. Below U+D800, UTF-16 code-unit order (the
+ * default sort) is the same order, and much cheaper than comparing bytes.
+ */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  return keys.some((k) => /[\ud800-\uffff]/.test(k)) ? keys.sort(byteOrder) : keys.sort();
 }
 
 /** Byte-wise (UTF-8) order, as Go sorts map keys. */
