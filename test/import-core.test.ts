@@ -256,6 +256,13 @@ t.test('the umbrella runs it as `wuu-stream import`', async (t) => {
   t.equal(code, 0);
   const direct = await runIn(spec, [path.join(CODEX, 'simple.jsonl')]);
   t.equal(Buffer.concat(out).toString(), direct.stdout);
+  const script = new PassThrough();
+  const text: Buffer[] = [];
+  script.on('data', (c: Buffer) => text.push(c));
+  t.equal(await main({ argv: ['completion', 'bash'], stdin: Readable.from([]), stdout: script, stderr: new PassThrough() }), 0);
+  const bash = Buffer.concat(text).toString();
+  t.match(bash, /  import\|wuu-import\)\n    cands="[^"]*--from[^"]*"/, 'completion knows its flags');
+  t.match(bash, /--from\) vals="auto claude codex gemini"/, 'and the values of --from');
 });
 
 t.test('live: each line of a producer writing slowly is converted at once', async (t) => {
