@@ -71,7 +71,11 @@ const AGENT_STATUS: Readonly<Record<string, string>> = {
 };
 const AGENT_TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
-/** How Codex words a retry notice (codex-rs core: "Reconnecting... {attempt}/{max}"). */
+/**
+ * How Codex words a retry notice, as observed (not read in its source):
+ * `Reconnecting... 1/1 (...)` in the api-error capture of codex-cli 0.171.0,
+ * `Reconnecting... waiting for network (...)` in PRODUCERS.md's 0.163.0 runs.
+ */
 const RETRY = /^Reconnecting\.\.\./;
 
 /** The tool name and JSON arguments wuu gets for a Codex tool item. */
