@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createImport, FROM_VALUES, KNOWN_PRODUCERS, type From } from '../lib/import/index.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-import',

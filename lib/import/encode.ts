@@ -30,27 +30,24 @@ export function struct(fields: Record<string, unknown>): GoStruct {
 
 const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
-/** Characters that need more than copying: quotes, controls, HTML-sensitive, line separators, surrogates. */
+/**
+ * What Go escapes: quotes, backslash, controls, `< > &`, U+2028/U+2029, and a
+ * surrogate without its partner (invalid text, written as U+FFFD).
+ */
 // eslint-disable-next-line no-control-regex
-const NEEDS_WORK = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+const ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function escapeChar(ch: string): string {
+  const short = SHORT[ch];
+  if (short !== undefined) return short;
+  const c = ch.charCodeAt(0);
+  if (c >= 0xd800 && c <= 0xdfff) return '\ufffd';
+  return `\\u${c.toString(16).padStart(4, '0')}`;
+}
 
 /** A Go-encoded JSON string literal. */
 export function goString(s: string): string {
-  if (!NEEDS_WORK.test(s)) return `"${s}"`;
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const ch = s[i]!;
-    if (SHORT[ch] !== undefined) out += SHORT[ch];
-    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
-      out += `\\u${c.toString(16).padStart(4, '0')}`;
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
-      out += ch + s[i + 1]!;
-      i++;
-    } else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
-    else out += ch;
-  }
-  return `${out}"`;
+  return `"${s.replace(ESCAPE, escapeChar)}"`;
 }
 
 function scalar(value: unknown): string | undefined {
@@ -118,9 +115,11 @@ export function goJson(value: unknown): string {
  * Keys in byte-wise (UTF-8) order. Below U+D800, UTF-16 code-unit order (the
  * default sort) is the same order, and much cheaper than comparing bytes.
  */
+const HIGH = /[\ud800-\uffff]/;
+
 function sortedKeys(value: object): string[] {
   const keys = Object.keys(value);
-  return keys.some((k) => /[\ud800-\uffff]/.test(k)) ? keys.sort(byteOrder) : keys.sort();
+  return keys.some((k) => HIGH.test(k)) ? keys.sort(byteOrder) : keys.sort();
 }
 
 /** Byte-wise (UTF-8) order, as Go sorts map keys. */
