@@ -222,6 +222,10 @@ t.test('--from names the producer; the registry has the mappings', async (t) => 
   t.equal(forcedMissing.status!(), 2);
   t.match(warned[1]!, /Gemini CLI stream-json stream, which this build/);
   t.equal(createImport().needsParse!('x'), true, 'lines are read while the producer is unknown');
+  const quiet = createImport();
+  for (let i = 1; i <= 5; i++) quiet.push({ type: 'x', event: { type: 'x' }, file: 'q', line: i }, () => t.fail('nothing is written'));
+  t.equal(quiet.status!(), 2, 'without a warn function the verdict is still the exit status');
+  t.equal(quiet.needsParse!('x'), false, 'the rest of the file is skipped unread');
 });
 
 t.test('a mapper from the registry: its events are encoded and written live', async (t) => {
