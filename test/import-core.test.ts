@@ -285,3 +285,15 @@ t.test('live: each line of a producer writing slowly is converted at once', asyn
   t.equal(await live.end(), 0);
   t.match(JSON.parse(live.lines.at(-1)!), { type: 'result', status: 'completed' }, 'the result once the input ends');
 });
+
+t.test('-f: a followed Codex stream ends after its turn ends (Codex writes no result line)', async (t) => {
+  for (const name of ['simple.jsonl', 'api-error.jsonl']) {
+    const r = await runIn(spec, ['-f', path.join(CODEX, name)], '', { followGraceMs: 50 });
+    t.equal(r.code, 0, `${name}: ended by itself`);
+    t.equal(r.stdout, (await runIn(spec, [path.join(CODEX, name)])).stdout, `${name}: the whole stream`);
+  }
+  const core = createImport();
+  t.equal(core.endsRun!('turn.completed'), false, 'nothing ends while the producer is unknown');
+  core.push({ type: 'thread.started', event: { type: 'thread.started', thread_id: 'x' }, file: 'f', line: 1 }, () => {});
+  t.same(['turn.completed', 'turn.failed', 'result', 'item.completed'].map((type) => core.endsRun!(type)), [true, true, false, false]);
+});

@@ -34,6 +34,17 @@ export interface ImportOptions {
   mappers?: Readonly<Partial<Record<Producer, () => Mapper>>>;
 }
 
+/**
+ * Input line types after which a producer's run is over, besides `result`
+ * (follow mode stops there): a Codex process ends with its one turn's end
+ * (exec_events.rs `ThreadEvent::TurnCompleted` / `TurnFailed`).
+ */
+const RUN_ENDS: Readonly<Record<Producer, ReadonlySet<string>>> = {
+  codex: new Set(['turn.completed', 'turn.failed']),
+  claude: new Set(),
+  gemini: new Set(),
+};
+
 const PRODUCER_NAMES: Readonly<Record<Producer, string>> = { codex: 'Codex exec --json', claude: 'Claude Code stream-json', gemini: 'Gemini CLI stream-json' };
 
 /** Per input file: what the stream turned out to be. */
@@ -141,6 +152,7 @@ export function createImport(options: ImportOptions = {}): Core {
       fail(unrecognisedMessage(bad.file, mode.read));
       return true;
     },
+    endsRun: (type) => mode.kind === 'mapping' && RUN_ENDS[mode.mapper.producer].has(type),
     // Only a wuu stream passes unparsed; everything else is read.
     needsParse: () => mode.kind !== 'wuu' && mode.kind !== 'skipping',
     endFile(file, emit) {
