@@ -67,6 +67,12 @@ export interface Core {
    * reported, counted or copied (the core has said why itself).
    */
   seeBadLine?(bad: BadLine, emit: Emit): boolean;
+  /**
+   * Whether an input line of this type ends a run besides `result` (follow
+   * mode then stops after its grace): wuu-import on Codex, whose last line is
+   * `turn.completed` or `turn.failed`.
+   */
+  endsRun?(type: string): boolean;
   /** Exit status owed at the end (for example a failed check); 0 when fine. */
   status?(): number;
   /**

@@ -270,7 +270,7 @@ t.test('distinct files have distinct names (index.ts aside)', async (t) => {
 
 t.test('every tool folder has the same shape', async (t) => {
   const folders = [...new Set(FILES.filter((f) => /^lib\/[^/]+\//.test(f)).map((f) => f.split('/')[1]!))].filter((d) => d !== 'cli');
-  t.same(folders.sort(), ['accumulate', 'check', 'filter', 'pretty', 'redact', 'result', 'turns', 'usage']);
+  t.same(folders.sort(), ['accumulate', 'check', 'filter', 'import', 'pretty', 'redact', 'result', 'turns', 'usage']);
   for (const tool of folders) {
     const index = `lib/${tool}/index.ts`;
     t.ok(SOURCES.has(index), `${index} exists`);

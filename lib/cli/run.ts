@@ -250,8 +250,9 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         bomPending = false;
         if (splitter.sawBom) batch.addRaw(UTF8_BOM);
       }
-      if (endAfterResult !== undefined && line.oversizeBytes === undefined && topLevelString(line.source, 'type', line.start, line.end) === 'result') {
-        endAfterResult();
+      if (endAfterResult !== undefined && line.oversizeBytes === undefined) {
+        const type = topLevelString(line.source, 'type', line.start, line.end);
+        if (type === 'result' || (type !== undefined && core.endsRun?.(type) === true)) endAfterResult();
       }
       readLine(file, line, {
         maxLineBytes,

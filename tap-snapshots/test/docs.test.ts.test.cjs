@@ -286,6 +286,85 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/import/codex-exec.ndjson | wuu-redact | wuu-filter --count 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-redact | wuu-filter --count",
+  "stderr": "",
+  "stdout": String(
+    session_configured\\t1
+    thread_started\\t1
+    turn_started\\t1
+    agent_message_delta\\t2
+    tool_started\\t2
+    tool_output_delta\\t2
+    tool_completed\\t2
+    agent_message_final\\t1
+    usage_updated\\t1
+    turn_completed\\t1
+    result\\t1
+    total\\t15
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/import/codex-exec.ndjson | wuu-result 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-result",
+  "stderr": "",
+  "stdout": "The build check failed with exit code 3.\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/pricing.json; echo "exit $?" 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/pricing.json; echo \\"exit $?\\"",
+  "stderr": String(
+    wuu-import: examples/pricing.json:1: not valid JSON (Expected property name or '}' in JSON at position 1)
+    wuu-import: examples/pricing.json:2: not valid JSON (Unexpected non-whitespace character after JSON at position 12)
+    wuu-import: examples/pricing.json:3: not valid JSON (Unexpected non-whitespace character after JSON at position 31)
+    wuu-import: examples/pricing.json:4: not valid JSON (Unexpected non-whitespace character after JSON at position 18)
+    wuu-import: examples/pricing.json: cannot tell which producer wrote this stream from its first 5 lines; known producers: wuu ('wuu exec --json', passed through unchanged), codex ('codex exec --json'), claude ('claude -p --output-format stream-json --verbose'), gemini ('gemini --output-format stream-json'); name it with --from claude, codex or gemini
+    
+  ),
+  "stdout": "exit 2\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/run.jsonl | wuu-filter --count 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/run.jsonl | wuu-filter --count",
+  "stderr": "",
+  "stdout": String(
+    session_configured\\t1
+    thread_started\\t1
+    turn_started\\t2
+    request_context\\t1
+    provider_state\\t3
+    todo_updated\\t2
+    agent_message_delta\\t7
+    tool_started\\t6
+    command_started\\t3
+    tool_output_delta\\t6
+    command_output_delta\\t3
+    tool_completed\\t6
+    command_completed\\t3
+    usage_updated\\t5
+    subagent_started\\t1
+    turn_completed\\t3
+    subagent_completed\\t1
+    file_changed\\t1
+    result\\t1
+    total\\t56
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > man/wuu-pretty.1 EXAMPLES > head -n 21 examples/killed.jsonl | wuu-pretty 1`] = `
 Object {
   "code": 0,
@@ -1409,6 +1488,71 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/import/codex-exec.ndjson | wuu-check 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-check",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 0 warnings\\n",
+  "stdout": "",
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/import/codex-exec.ndjson | wuu-result 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-result",
+  "stderr": "",
+  "stdout": "The build check failed with exit code 3.\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/import/codex-exec.ndjson | wuu-usage --by thread 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-usage --by thread",
+  "stderr": "wuu-usage: warning: no price for model unknown: its cost is shown as unknown (add it with --pricing FILE)\\n",
+  "stdout": String(
+    kind\\tthread_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
+    row\\t01a23b53-1d98-7090-9011-268b70998b5e\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    total\\t\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    total\\t\\tsubagents\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0
+    total\\t\\tall\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/run.jsonl | wuu-filter --count 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/run.jsonl | wuu-filter --count",
+  "stderr": "",
+  "stdout": String(
+    session_configured\\t1
+    thread_started\\t1
+    turn_started\\t2
+    request_context\\t1
+    provider_state\\t3
+    todo_updated\\t2
+    agent_message_delta\\t7
+    tool_started\\t6
+    command_started\\t3
+    tool_output_delta\\t6
+    command_output_delta\\t3
+    tool_completed\\t6
+    command_completed\\t3
+    usage_updated\\t5
+    subagent_started\\t1
+    turn_completed\\t3
+    subagent_completed\\t1
+    file_changed\\t1
+    result\\t1
+    total\\t56
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-pretty --full --verbose --width 120 examples/failed.jsonl 1`] = `
 Object {
   "code": 0,
@@ -1784,6 +1928,7 @@ Object {
       result      print the run's answer and exit with a status that mirrors it
       check       validate a stream against the wire protocol; report every problem
       pretty      render the stream for people: live view, Markdown or HTML
+      import      turn Codex, Claude Code and Gemini CLI streams into 'wuu exec --json' events
       completion  print a bash or zsh completion script
     
     Each tool is also installed as its own command (wuu-filter, ...).
