@@ -627,3 +627,19 @@ t.test('a fixture cut anywhere before its last result gives no result and no che
     );
   }
 });
+
+t.test('a background sub-agent can go on after its spawning turn ended', async (t) => {
+  const events = mapAll([
+    init(),
+    result(),
+    assistant('s1', [toolUse('sb', 'Bash', { command: 'ls' })], { parent_tool_use_id: 'ta', agent_id: 'ag1', message: { id: 's1', content: [toolUse('sb', 'Bash', { command: 'ls' })], usage: usage(1, 1) } }),
+    toolResult('sb', 'a', false, { parent_tool_use_id: 'ta', agent_id: 'ag1' }),
+    assistant('m9', [{ type: 'text', text: 'no turn is open: dropped' }]),
+  ]);
+  t.same(
+    events.filter((e) => e.thread_id === 'ag1').map((e) => e.type),
+    ['tool_started', 'tool_output_delta', 'tool_completed'],
+  );
+  t.notOk(events.some((e) => e.type === 'agent_message_delta'));
+  t.equal(events.at(-1)?.type, 'result');
+});

@@ -33,9 +33,15 @@
  * Synthesized (the stream does not say it): turn ids
  * `<session_id>-turn-NNNN` counted per init, sub-agent turn ids
  * `<agent_id>-turn-0001`, `tool_removed` for a call still open when its
- * turn or task ends, and the split of the process total between sub-agents
- * (below). Left out: reasoning, sub-agent text, cost, permission denial
- * records, tool outputs other than text, Bash options other than `command`.
+ * turn or task ends, the text of the retry `error` (from api_retry's
+ * fields), and the split of the process total between sub-agents (see
+ * attributeRest). The run's `result` is written at the end of the stream,
+ * after the last Claude result, because background work can start another
+ * turn after a result. Left empty because the stream does not carry them:
+ * protocol_version, variant, max_parallel (0), run_id, trace_path. Left
+ * out: reasoning, sub-agent text, cost, permission denial records, tool
+ * output other than text, Bash options other than `command`, TodoWrite's
+ * activeForm, the TaskCreate/TaskUpdate task list, command_* twins.
  */
 import type { ImportedEvent, Mapper } from './mapper.js';
 
@@ -296,10 +302,11 @@ class ClaudeMapper implements Mapper {
 
   /** SDKAssistantMessage: one completed content block (text, tool_use, thinking) of an API call. */
   private assistant(o: Obj, out: ImportedEvent[]): void {
-    if (this.thread === undefined || this.open.length === 0) return;
+    const sub = o.parent_tool_use_id !== null && o.parent_tool_use_id !== undefined;
+    // A sub-agent's thread needs no root turn (a background agent can outlive the turn that spawned it).
+    if (this.thread === undefined || (!sub && this.open.length === 0)) return;
     const message = obj(o.message) ?? {};
     const content = Array.isArray(message.content) ? message.content : [];
-    const sub = o.parent_tool_use_id !== null && o.parent_tool_use_id !== undefined;
     const thread = sub ? this.agentOf(o) : this.thread;
     const turn = sub ? `${thread}-turn-0001` : this.turn;
     if (sub) this.countAgentCall(thread, str(message.id), fromUsage(message.usage));
