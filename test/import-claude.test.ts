@@ -558,7 +558,7 @@ t.test('every fixture: wuu-check, wuu-usage, wuu-result, wuu-redact', async (t) 
       const pick = (o: Obj | undefined) => ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_creation_tokens'].map((k) => Number(o?.[k] ?? 0));
       const producer = producerTotals(lines);
       t.same(pick(total.all), producer.all, 'all tokens: the producer total, each counted once');
-      const agents = lines.some((l) => l.type === 'system' && l.subtype === 'task_started');
+      const agents = lines.some((l) => l.type === 'system' && l.subtype === 'task_started' && l.task_type === 'local_agent');
       if (agents) {
         t.same(pick(total as unknown as Obj), producer.main, 'main agent: result.usage of its turns');
         t.same(

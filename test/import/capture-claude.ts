@@ -168,6 +168,50 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'multi-agent',
+    prompt: 'Ask two helper agents to count files and lines.',
+    args: ['--allowedTools', 'Bash Agent'],
+    files: { 'a.txt': 'alpha\nbeta\n' },
+    script: (req) => {
+      if (req.firstUserText.includes('SUBTASK A:')) {
+        if (answered(req, 'toolu_sub_a')) return text('There is 1 file.');
+        return { blocks: [{ type: 'tool_use', id: 'toolu_sub_a', name: 'Bash', input: { command: 'ls -1 | wc -l', description: 'Count files' } }] };
+      }
+      if (req.firstUserText.includes('SUBTASK B:')) {
+        if (answered(req, 'toolu_sub_b')) return text('a.txt has 2 lines.');
+        return { blocks: [{ type: 'tool_use', id: 'toolu_sub_b', name: 'Bash', input: { command: 'wc -l a.txt', description: 'Count lines' } }] };
+      }
+      if (req.lastUserText.includes('task-notification')) return text('Both helpers reported back.');
+      if (answered(req, 'toolu_agent_a') || answered(req, 'toolu_agent_b')) return text('Two helpers are working.');
+      return {
+        blocks: [
+          { type: 'tool_use', id: 'toolu_agent_a', name: 'Agent', input: { description: 'Count files', prompt: 'SUBTASK A: count the files.', subagent_type: 'general-purpose' } },
+          { type: 'tool_use', id: 'toolu_agent_b', name: 'Agent', input: { description: 'Count lines', prompt: 'SUBTASK B: count the lines of a.txt.', subagent_type: 'general-purpose' } },
+        ],
+      };
+    },
+  },
+  {
+    name: 'bg-bash',
+    prompt: 'Run a slow command in the background.',
+    args: ['--allowedTools', 'Bash'],
+    script: (req) => {
+      if (req.lastUserText.includes('task-notification') || req.lastUserText.includes('completed')) return text('The background command finished.');
+      if (answered(req, 'toolu_bg_1')) return text('The command runs in the background.');
+      return { blocks: [{ type: 'tool_use', id: 'toolu_bg_1', name: 'Bash', input: { command: 'sleep 1; echo finished', description: 'Sleep then print', run_in_background: true } }] };
+    },
+  },
+  {
+    name: 'interrupt-tool',
+    prompt: 'Wait a long time.',
+    args: ['--allowedTools', 'Bash'],
+    interruptAfterLines: 2,
+    script: (req) => {
+      if (answered(req, 'toolu_slow_1')) return text('Done waiting.');
+      return { blocks: [{ type: 'tool_use', id: 'toolu_slow_1', name: 'Bash', input: { command: 'sleep 30', description: 'Wait' } }] };
+    },
+  },
+  {
     name: 'api-error',
     prompt: 'Say hello.',
     script: () => ({ status: 400, errorType: 'invalid_request_error', message: 'messages: the fake server refuses this request' }),
