@@ -307,7 +307,7 @@ t.test('how a turn ends: failed, interrupted, max turns, structured output', asy
   t.same(ending({ subtype: 'error_during_execution', is_error: true, terminal_reason: undefined }).end.error, 'error_during_execution');
   t.same(ending({ subtype: undefined, is_error: true, terminal_reason: undefined, result: '' }).end.error, 'error');
 
-  const interrupted = ending({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming', errors: [] });
+  const interrupted = ending({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming', errors: ['[ede_diagnostic] internal'] });
   t.same(interrupted.end, { type: 'turn_interrupted', ...at(), reason: 'interrupted' });
   t.same(interrupted.result, runResult({ status: 'interrupted', final_message: '', error: 'aborted_streaming' }));
   t.equal(ending({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools' }).result.status, 'interrupted');
@@ -610,6 +610,13 @@ t.test('the fixtures cover what the issue asks for', async (t) => {
     partial.find((e) => e.type === 'agent_message_final')?.message,
   );
   has('resume.jsonl', (e) => e.type === 'result' && e.status === 'completed');
+  has('interrupt-tool.jsonl', (e) => e.type === 'result' && e.status === 'interrupted' && e.error === 'aborted_tools');
+  has('interrupt-tool.jsonl', (e) => e.type === 'tool_completed' && e.status === 'failed');
+  // A background shell's completion starts a second turn in the same process.
+  has('bg-bash.jsonl', (e) => e.type === 'turn_completed' && String(e.turn_id).endsWith('-turn-0002'));
+  t.notOk(all.get('bg-bash.jsonl')!.some((e) => e.type.startsWith('subagent_')), 'a background shell is not a sub-agent');
+  const agents = new Set(all.get('multi-agent.jsonl')!.filter((e) => e.type === 'subagent_started').map((e) => e.agent_id));
+  t.equal(agents.size, 2, 'two sub-agents, apart');
 });
 
 t.test('a fixture cut anywhere before its last result gives no result and no check error', async (t) => {

@@ -489,7 +489,8 @@ class ClaudeMapper implements Mapper {
     const reason = str(o.terminal_reason);
     const ok = o.subtype === 'success' && o.is_error !== true;
     const status = ABORTED.has(reason) ? 'interrupted' : ok ? 'completed' : 'failed';
-    const error = status === 'completed' ? '' : this.errorOf(o, reason);
+    // An interrupt's errors[] holds only an internal diagnostic: its terminal reason says what happened.
+    const error = status === 'completed' ? '' : status === 'interrupted' ? reason : this.errorOf(o, reason);
     const text = ok && typeof o.result === 'string' ? o.result : '';
     if (turn !== undefined) {
       add(this.mainTotal, main);

@@ -208,7 +208,7 @@ const SCENARIOS: Scenario[] = [
     interruptAfterLines: 2,
     script: (req) => {
       if (answered(req, 'toolu_slow_1')) return text('Done waiting.');
-      return { blocks: [{ type: 'tool_use', id: 'toolu_slow_1', name: 'Bash', input: { command: 'sleep 30', description: 'Wait' } }] };
+      return { blocks: [{ type: 'tool_use', id: 'toolu_slow_1', name: 'Bash', input: { command: 'sleep 20 && echo slept', description: 'Wait' } }] };
     },
   },
   {
