@@ -121,6 +121,8 @@ t.test('a simple answer: session, thread, turn, text, usage, final, result', asy
     },
     { type: 'thread_started', thread_id: S, model: 'claude-x', provider: 'anthropic', cwd: '/w' },
     { type: 'turn_started', ...at() },
+    // A running snapshot per API call as it arrives; the result's count replaces it.
+    { type: 'usage_updated', ...at(), ...tokens(3, 1) },
     { type: 'agent_message_delta', ...at(), delta: 'Done.' },
     ...completedTurn(T1, 10, 5, 100, 20, 'Done.'),
     runResult(),
@@ -324,7 +326,7 @@ t.test('a startup failure is a lone result with empty ids', async (t) => {
 
 t.test('a stream cut before its final result gives no result', async (t) => {
   const cutInTurn = mapAll([init(), assistant('m1', [{ type: 'text', text: 'Work' }, toolUse('tb', 'Bash', { command: 'sleep 9' })])]);
-  t.same(types(cutInTurn), ['session_configured', 'thread_started', 'turn_started', 'agent_message_delta', 'tool_started']);
+  t.same(types(cutInTurn), ['session_configured', 'thread_started', 'turn_started', 'usage_updated', 'agent_message_delta', 'tool_started']);
   const cutInSecondTurn = mapAll([init(), result(), init()]);
   t.notOk(cutInSecondTurn.some((e) => e.type === 'result'), 'a turn begun after the last result never ended');
   t.equal(cutInSecondTurn.at(-1)?.type, 'turn_started');
@@ -339,25 +341,25 @@ t.test('results end the oldest open turn (a result held back for background work
     result({ result: 'First.', usage: usage(1, 1), model_usage_since_last_result: modelUsage(3, 3) }),
     result({ result: 'Second.', usage: usage(2, 2), model_usage_since_last_result: {} }),
   ]);
-  t.same(types(events).slice(2), [
+  const rest = events.slice(2).filter((e) => e.type !== 'usage_updated');
+  t.same(types(rest), [
     'turn_started',
     'tool_started',
     'turn_started',
     'agent_message_delta',
     'tool_removed',
-    'usage_updated',
     'agent_message_final',
     'turn_completed',
-    'usage_updated',
     'agent_message_final',
     'turn_completed',
     'result',
   ]);
-  t.same(events[6], { type: 'tool_removed', ...at(T1), item_id: 'tb' }, 'the open call of the ended turn');
-  t.same(events[5], { type: 'agent_message_delta', ...at(T2), delta: 'Second.' }, 'text after the second init is the second turn');
-  // No sub-agent: the process's increase is the main loop's, whole.
-  t.same(events[7], { type: 'usage_updated', ...at(T1), ...tokens(3, 3) });
-  t.same(events[10], { type: 'usage_updated', ...at(T2), ...tokens(0, 0) });
+  t.same(rest[4], { type: 'tool_removed', ...at(T1), item_id: 'tb' }, 'the open call of the ended turn');
+  t.same(rest[3], { type: 'agent_message_delta', ...at(T2), delta: 'Second.' }, 'text after the second init is the second turn');
+  // No sub-agent: the process's increase is the main loop's, whole; never below the calls seen.
+  const snapshots = (turn: string) => events.filter((e) => e.type === 'usage_updated' && e.turn_id === turn).map((e) => [e.input_tokens, e.output_tokens]);
+  t.same(snapshots(T1), [[3, 1], [3, 3]]);
+  t.same(snapshots(T2), [[3, 1]], 'the result says less than the calls seen: the snapshot stays');
   t.same(events.at(-1), runResult({ turn_id: T2, final_message: 'Second.' }));
 });
 
@@ -429,7 +431,7 @@ t.test('sub-agents: subagent_* events, child-thread tools, usage counted once an
       { type: 'subagent_completed', ...agent, status: 'completed', ...tokens(50, 15, 500, 50) },
     ],
   );
-  t.same(events.find((e) => e.type === 'usage_updated'), { type: 'usage_updated', ...at(), ...tokens(10, 5, 100, 10) }, 'the main loop is result.usage');
+  t.same(events.filter((e) => e.type === 'usage_updated').at(-1), { type: 'usage_updated', ...at(), ...tokens(10, 5, 100, 10) }, 'the main loop is result.usage');
   t.notOk(events.some((e) => e.type === 'agent_message_delta' && String(e.delta).includes('sub-agent')), 'sub-agent text stays out');
   t.equal(events.at(-1)?.type, 'result');
 });
@@ -491,7 +493,7 @@ t.test('an interrupted turn without sub-agents counts the aborted call the proce
     assistant('m1', [{ type: 'text', text: 'Partial' }], { aborted: true }),
     result({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming', usage: usage(0, 0), model_usage_since_last_result: modelUsage(100, 7, 0, 500) }),
   ]);
-  t.same(events.find((e) => e.type === 'usage_updated'), { type: 'usage_updated', ...at(), ...tokens(100, 7, 0, 500) });
+  t.same(events.filter((e) => e.type === 'usage_updated').at(-1), { type: 'usage_updated', ...at(), ...tokens(100, 7, 0, 500) });
 });
 
 // ---------------------------------------------------------------------------
@@ -649,4 +651,29 @@ t.test('a background sub-agent can go on after its spawning turn ended', async (
   );
   t.notOk(events.some((e) => e.type === 'agent_message_delta'));
   t.equal(events.at(-1)?.type, 'result');
+});
+
+t.test('running usage with partial messages: message_start, then message_delta\'s final counts', async (t) => {
+  const start = (id: string, u: Obj): Obj => ({ type: 'stream_event', event: { type: 'message_start', message: { id, usage: u } }, parent_tool_use_id: null });
+  const delta = (u: Obj): Obj => ({ type: 'stream_event', event: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: u }, parent_tool_use_id: null });
+  const events = mapAll([
+    init(),
+    start('c1', usage(100, 1, 0, 500)),
+    assistant('c1', [{ type: 'text', text: 'A' }], { message: { id: 'c1', content: [{ type: 'text', text: 'A' }], usage: usage(100, 1, 0, 500) } }),
+    delta({ output_tokens: 12 }),
+    start('c2', usage(50, 1, 600, 0)),
+    delta(usage(50, 9, 600, 0)),
+    { type: 'stream_event', event: { type: 'message_delta', usage: { output_tokens: 9 } }, parent_tool_use_id: 'toolu_sub' },
+    result({ usage: usage(150, 21, 600, 500), model_usage_since_last_result: modelUsage(150, 21, 600, 500) }),
+  ]);
+  t.same(
+    events.filter((e) => e.type === 'usage_updated').map((e) => [e.input_tokens, e.output_tokens, e.cache_read_tokens, e.cache_creation_tokens]),
+    [
+      [100, 1, 0, 500],
+      [100, 12, 0, 500],
+      [150, 13, 600, 500],
+      [150, 21, 600, 500],
+    ],
+    'each call once, its final output from message_delta; the result equals the last snapshot: no repeat',
+  );
 });

@@ -141,16 +141,42 @@ interface OpenTool {
   input: Obj;
 }
 
+/**
+ * Usage of the API calls of one agent or one root turn as the stream shows
+ * them, each call once: Claude Code repeats a call's usage on every content
+ * block (SDKAssistantMessage), so repeats of one `message.id` keep the
+ * largest count of each field instead of adding up.
+ */
+class Meter {
+  seen = zero();
+  private lastMessage = '';
+  private lastUsage = zero();
+
+  /** Counts a call's usage; whether the total grew. */
+  count(messageId: string, usage: Tokens): boolean {
+    let grew = false;
+    if (messageId === '' || messageId !== this.lastMessage) {
+      this.lastMessage = messageId;
+      this.lastUsage = zero();
+    }
+    for (const f of FIELDS) {
+      if (usage[f] > this.lastUsage[f]) {
+        this.seen[f] += usage[f] - this.lastUsage[f];
+        this.lastUsage[f] = usage[f];
+        grew = true;
+      }
+    }
+    return grew;
+  }
+}
+
 interface Agent {
   id: string;
   type: string;
   description: string;
   status: string;
-  /** Usage of its API calls seen in the stream (each call once). */
-  seen: Tokens;
-  /** The last call counted, and what was counted for it (repeats of one call replace it). */
-  lastMessage: string;
-  lastUsage: Tokens;
+  /** Its API calls seen in the stream. */
+  meter: Meter;
 }
 
 interface Pending {
@@ -171,6 +197,10 @@ class ClaudeMapper implements Mapper {
   private tools = new Map<string, OpenTool>();
   /** API message ids whose text came as stream_event deltas (this turn). */
   private streamed = new Set<string>();
+  /** The main loop's API message being streamed (stream_event message_start). */
+  private streaming = '';
+  /** Running usage of the open root turns. */
+  private turnMeters = new Map<string, Meter>();
   private agents = new Map<string, Agent>();
   /** Spawning tool_use id -> task id, for sub-agent messages without agent_id. */
   private agentByTool = new Map<string, string>();
@@ -282,8 +312,15 @@ class ClaudeMapper implements Mapper {
     const event = obj(o.event);
     if (event === undefined) return;
     if (event.type === 'message_start') {
-      const id = str(obj(event.message)?.id);
-      if (id !== '') this.streamed.add(id);
+      const message = obj(event.message);
+      this.streaming = str(message?.id);
+      if (this.streaming !== '') this.streamed.add(this.streaming);
+      this.countMainCall(this.turn, this.streaming, fromUsage(message?.usage), out);
+      return;
+    }
+    if (event.type === 'message_delta') {
+      // The call's final usage (output included), which its assistant messages only estimate.
+      this.countMainCall(this.turn, this.streaming, fromUsage(event.usage), out);
       return;
     }
     const delta = obj(event.delta);
@@ -310,6 +347,7 @@ class ClaudeMapper implements Mapper {
     const thread = sub ? this.agentOf(o) : this.thread;
     const turn = sub ? `${thread}-turn-0001` : this.turn;
     if (sub) this.countAgentCall(thread, str(message.id), fromUsage(message.usage));
+    else this.countMainCall(turn, str(message.id), fromUsage(message.usage), out);
     // A synthetic API-error message (`error` set) is the turn's failure, which its result reports.
     const textOwed = !sub && o.error === undefined && !this.streamed.has(str(message.id));
     for (const block of content) {
@@ -375,28 +413,31 @@ class ClaudeMapper implements Mapper {
     }
   }
 
-  /** Counts one API call of a sub-agent once: repeated blocks of one call keep the largest counts. */
+  /** Counts one API call of a sub-agent (its usage goes out with its next subagent_* event). */
   private countAgentCall(id: string, messageId: string, usage: Tokens): void {
-    const agent = this.agentFor(id);
+    this.agentFor(id).meter.count(messageId, usage);
     this.agentsSeen = true;
-    if (messageId !== '' && messageId === agent.lastMessage) {
-      for (const f of FIELDS) {
-        if (usage[f] > agent.lastUsage[f]) {
-          agent.seen[f] += usage[f] - agent.lastUsage[f];
-          agent.lastUsage[f] = usage[f];
-        }
-      }
-      return;
+  }
+
+  /**
+   * Counts one API call of the main loop in a root turn: a running snapshot
+   * as the calls arrive (provisional output counts without partial
+   * messages, message_delta's final ones with them); the result's count
+   * replaces it at the end of the turn.
+   */
+  private countMainCall(turn: string, messageId: string, usage: Tokens, out: ImportedEvent[]): void {
+    let meter = this.turnMeters.get(turn);
+    if (meter === undefined) {
+      meter = new Meter();
+      this.turnMeters.set(turn, meter);
     }
-    agent.lastMessage = messageId;
-    agent.lastUsage = { ...usage };
-    add(agent.seen, usage);
+    if (meter.count(messageId, usage)) out.push({ type: 'usage_updated', thread_id: this.thread ?? '', turn_id: turn, ...meter.seen });
   }
 
   private agentFor(id: string): Agent {
     let agent = this.agents.get(id);
     if (agent === undefined) {
-      agent = { id, type: '', description: '', status: 'running', seen: zero(), lastMessage: '', lastUsage: zero() };
+      agent = { id, type: '', description: '', status: 'running', meter: new Meter() };
       this.agents.set(id, agent);
     }
     return agent;
@@ -450,7 +491,7 @@ class ClaudeMapper implements Mapper {
       status: agent.status,
       description: agent.description,
       ...extra,
-      ...agent.seen,
+      ...agent.meter.seen,
     };
   }
 
@@ -493,8 +534,14 @@ class ClaudeMapper implements Mapper {
     const error = status === 'completed' ? '' : status === 'interrupted' ? reason : this.errorOf(o, reason);
     const text = ok && typeof o.result === 'string' ? o.result : '';
     if (turn !== undefined) {
-      add(this.mainTotal, main);
-      this.endTurn(thread, turn, status, main, text, error, out);
+      // The running snapshot never goes down (a call the result leaves out, like an aborted one, stays counted).
+      const meter = this.turnMeters.get(turn);
+      this.turnMeters.delete(turn);
+      const final = { ...main };
+      for (const f of FIELDS) final[f] = Math.max(final[f], meter?.seen[f] ?? 0);
+      add(this.mainTotal, final);
+      const changed = meter === undefined || FIELDS.some((f) => final[f] !== meter.seen[f]);
+      this.endTurn(thread, turn, status, final, changed, text, error, out);
     }
     this.streamed.clear();
     this.pending = {
@@ -514,9 +561,9 @@ class ClaudeMapper implements Mapper {
     return reason || str(o.subtype) || 'error';
   }
 
-  private endTurn(thread: string, turn: string, status: string, usage: Tokens, text: string, error: string, out: ImportedEvent[]): void {
+  private endTurn(thread: string, turn: string, status: string, usage: Tokens, changed: boolean, text: string, error: string, out: ImportedEvent[]): void {
     this.closeTools(thread, out, turn);
-    out.push({ type: 'usage_updated', thread_id: thread, turn_id: turn, ...usage });
+    if (changed) out.push({ type: 'usage_updated', thread_id: thread, turn_id: turn, ...usage });
     if (status === 'completed') {
       out.push({ type: 'agent_message_final', thread_id: thread, turn_id: turn, message: text });
       out.push({ type: 'turn_completed', thread_id: thread, turn_id: turn, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, trace_path: '', awaiting_auto_continuation: false });
@@ -537,12 +584,12 @@ class ClaudeMapper implements Mapper {
   private attributeRest(out: ImportedEvent[]): void {
     const rest = { ...this.total };
     for (const f of FIELDS) rest[f] -= this.mainTotal[f];
-    for (const agent of this.agents.values()) for (const f of FIELDS) rest[f] -= agent.seen[f];
+    for (const agent of this.agents.values()) for (const f of FIELDS) rest[f] -= agent.meter.seen[f];
     for (const f of FIELDS) rest[f] = Math.max(0, rest[f]);
     if (isZero(rest)) return;
     if (this.agents.size === 1) {
       const agent = this.agents.values().next().value as Agent;
-      add(agent.seen, rest);
+      add(agent.meter.seen, rest);
       out.push(this.subagent(TERMINAL.has(agent.status) ? 'subagent_completed' : 'subagent_updated', agent, {}));
       return;
     }
