@@ -504,10 +504,15 @@ interface Meta {
   exit_code: number | null;
 }
 
-const fixtures = fs
-  .readdirSync(FIXTURES)
-  .filter((f) => f.endsWith('.jsonl'))
-  .sort();
+/** One directory of captures per CLI version. */
+const VERSIONS = fs.readdirSync(FIXTURES).sort();
+const fixtures = VERSIONS.flatMap((version) =>
+  fs
+    .readdirSync(path.join(FIXTURES, version))
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => `${version}/${f}`),
+);
 
 /** The producer's own totals: the sum of each result's increase (model_usage_since_last_result, else modelUsage growth). */
 function producerTotals(lines: Obj[]): { all: number[]; main: number[] } {
@@ -540,12 +545,12 @@ function expectedExit(lines: Obj[]): number {
 }
 
 t.test('every fixture: wuu-check, wuu-usage, wuu-result, wuu-redact', async (t) => {
-  t.ok(fixtures.length >= 10, 'the captures are checked in');
+  t.ok(fixtures.length >= 10 * VERSIONS.length, 'the captures are checked in');
   for (const name of fixtures) {
     t.test(name, async (t) => {
       const text = fs.readFileSync(path.join(FIXTURES, name), 'utf8');
       const meta = JSON.parse(fs.readFileSync(path.join(FIXTURES, name.replace(/\.jsonl$/, '.meta.json')), 'utf8')) as Meta;
-      t.match(meta.claude_code_version, /^\d+\.\d+\.\d+/, 'the CLI version is recorded');
+      t.equal(meta.claude_code_version, name.split('/')[0], 'captured by the CLI version its directory names');
       const lines = jsonl(text);
       const wuu = importText(text);
 
@@ -587,8 +592,9 @@ t.test('every fixture: wuu-check, wuu-usage, wuu-result, wuu-redact', async (t) 
   }
 });
 
-t.test('the fixtures cover what the issue asks for', async (t) => {
-  const all = new Map(fixtures.map((f) => [f, mapAll(jsonl(fs.readFileSync(path.join(FIXTURES, f), 'utf8')))]));
+for (const version of VERSIONS) t.test(`the ${version} fixtures cover what the issue asks for`, async (t) => {
+  const read = (f: string) => mapAll(jsonl(fs.readFileSync(path.join(FIXTURES, version, f), 'utf8')));
+  const all = new Map(fixtures.filter((f) => f.startsWith(`${version}/`)).map((f) => [f.slice(version.length + 1), read(f.slice(version.length + 1))]));
   const has = (f: string, pred: (e: ImportedEvent) => boolean) => t.ok(all.get(f)?.some(pred), `${f}`);
   has('shell.jsonl', (e) => e.type === 'tool_completed' && e.status === 'failed' && String(e.error).startsWith('Exit code 2'));
   has('shell.jsonl', (e) => e.type === 'tool_started' && e.name === 'bash' && String(e.arguments).includes(PLANTED_KEY));
@@ -622,7 +628,7 @@ t.test('the fixtures cover what the issue asks for', async (t) => {
 });
 
 t.test('a fixture cut anywhere before its last result gives no result and no check error', async (t) => {
-  const text = fs.readFileSync(path.join(FIXTURES, 'subagent.jsonl'), 'utf8');
+  const text = fs.readFileSync(path.join(FIXTURES, VERSIONS[0]!, 'subagent.jsonl'), 'utf8');
   const lines = text.split('\n').filter((l) => l !== '');
   const lastResult = lines.length - 1;
   for (const keep of [1, 5, 20, lastResult - 1, lastResult]) {

@@ -9,8 +9,8 @@
  * SDKTaskStartedMessage, SDKTaskProgressMessage, SDKTaskUpdatedMessage,
  * SDKTaskNotificationMessage, ModelUsage, TerminalReason) and its tool
  * types (sdk-tools.d.ts: BashInput, FileWriteOutput, TodoWriteInput,
- * AgentOutput), checked against streams of the released CLI 2.1.332
- * (test/fixtures/import/claude/). Keys the wire carries beyond the types and
+ * AgentOutput), checked against streams of the released CLI 2.1.332 and 2.1.334
+ * (test/fixtures/import/claude/VERSION/). Keys the wire carries beyond the types and
  * that this mapping reads: `model_usage_since_last_result` on result lines.
  *
  * The facts the mapping rests on:

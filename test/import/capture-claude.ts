@@ -8,9 +8,11 @@
  *     [--claude PATH] [SCENARIO...]
  *
  * PATH defaults to $CLAUDE_BIN, else the native binary the npm package
- * installs under /work/tools/claude. Each scenario writes NAME.jsonl (the
- * CLI's stdout, byte for byte) and NAME.meta.json (CLI version, argv, exit
- * status, stderr, the fake server's request log). The temp HOME and working
+ * installs under /work/tools/claude (the agent SDK's bundled binary,
+ * @anthropic-ai/claude-agent-sdk-linux-x64, works the same). Each scenario
+ * writes VERSION/NAME.jsonl (the CLI's stdout, byte for byte) and
+ * VERSION/NAME.meta.json (CLI version, argv, exit status, stderr, the fake
+ * server's request log). The temp HOME and working
  * directory sit at fixed paths under /tmp so a re-capture changes only what
  * the CLI changed. CI never runs this: it reads the checked-in fixtures.
  */
@@ -304,7 +306,7 @@ function runClaude(bin: string, args: string[], cwd: string, environment: NodeJS
 
 const BASE_ARGS = ['-p', '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
 
-async function capture(bin: string, version: string, scenario: Scenario): Promise<void> {
+async function capture(bin: string, version: string, out: string, scenario: Scenario): Promise<void> {
   const dir = path.join(BASE, scenario.name);
   fs.rmSync(dir, { recursive: true, force: true });
   const home = path.join(dir, 'home');
@@ -328,7 +330,7 @@ async function capture(bin: string, version: string, scenario: Scenario): Promis
   const ran = await runClaude(bin, args, work, { ...env(home, server.url), ...scenario.env }, scenario.interruptAfterLines);
   await server.close();
   log.push(...server.log);
-  fs.writeFileSync(path.join(OUT, `${scenario.name}.jsonl`), ran.stdout);
+  fs.writeFileSync(path.join(out, `${scenario.name}.jsonl`), ran.stdout);
   const meta = {
     producer: 'claude',
     claude_code_version: version,
@@ -340,7 +342,7 @@ async function capture(bin: string, version: string, scenario: Scenario): Promis
     stderr: ran.stderr,
     requests: log,
   };
-  fs.writeFileSync(path.join(OUT, `${scenario.name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
+  fs.writeFileSync(path.join(out, `${scenario.name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
   process.stderr.write(`${scenario.name}: exit ${ran.code}${ran.signal ? ` (${ran.signal})` : ''}, ${ran.stdout.split('\n').length - 1} lines, ${log.length} requests\n`);
 }
 
@@ -354,9 +356,10 @@ async function main(): Promise<void> {
   }
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: BASE } }).stdout.trim().split(' ')[0] ?? '';
   if (version === '') throw new Error(`cannot run ${bin} --version`);
-  fs.mkdirSync(OUT, { recursive: true });
+  const out = path.join(OUT, version);
+  fs.mkdirSync(out, { recursive: true });
   const chosen = argv.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => argv.includes(s.name));
-  for (const scenario of chosen) await capture(bin, version, scenario);
+  for (const scenario of chosen) await capture(bin, version, out, scenario);
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
