@@ -279,6 +279,8 @@ t.test('api_retry is a retrying error, not the end of the turn', async (t) => {
     init(),
     { type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 10, retry_delay_ms: 500, error_status: 529, error: 'overloaded', session_id: S },
     { type: 'system', subtype: 'api_retry', attempt: 2, max_retries: 10, retry_delay_ms: 900, error_status: null, error: 'unknown', session_id: S },
+    { type: 'system', subtype: 'api_retry', attempt: 3, error_status: 500, session_id: S },
+    { type: 'system', subtype: 'api_retry', error: '', session_id: S },
     assistant('m1', [{ type: 'text', text: 'Done.' }]),
     result(),
   ]);
@@ -287,6 +289,8 @@ t.test('api_retry is a retrying error, not the end of the turn', async (t) => {
     [
       { type: 'error', ...at(), run_id: '', error: 'API error 529: overloaded (attempt 1 of 10, retrying in 500 ms)', retrying: true },
       { type: 'error', ...at(), run_id: '', error: 'API connection error: unknown (attempt 2 of 10, retrying in 900 ms)', retrying: true },
+      { type: 'error', ...at(), run_id: '', error: 'API error 500 (attempt 3)', retrying: true },
+      { type: 'error', ...at(), run_id: '', error: 'API connection error', retrying: true },
     ],
   );
   t.equal(events.at(-1)?.status, 'completed');
@@ -361,6 +365,19 @@ t.test('results end the oldest open turn (a result held back for background work
   t.same(snapshots(T1), [[3, 1], [3, 3]]);
   t.same(snapshots(T2), [[3, 1]], 'the result says less than the calls seen: the snapshot stays');
   t.same(events.at(-1), runResult({ turn_id: T2, final_message: 'Second.' }));
+});
+
+t.test('a held-back result does not forget the streamed messages of the turn still open', async (t) => {
+  const events = mapAll([
+    init(),
+    init(),
+    { type: 'stream_event', event: { type: 'message_start', message: { id: 'm2' } }, parent_tool_use_id: null },
+    { type: 'stream_event', event: { type: 'content_block_delta', delta: { type: 'text_delta', text: 'Second.' } }, parent_tool_use_id: null },
+    result({ result: 'First.' }),
+    assistant('m2', [{ type: 'text', text: 'Second.' }]),
+    result({ result: 'Second.' }),
+  ]);
+  t.same(events.filter((e) => e.type === 'agent_message_delta').map((e) => [e.turn_id, e.delta]), [[T2, 'Second.']]);
 });
 
 t.test('usage: the increase of modelUsage when the since-last key is absent, result.usage without either', async (t) => {

@@ -3,7 +3,7 @@
  * with or without `--include-partial-messages`) as wuu events.
  *
  * Source types: the `SDKMessage` union of the Claude Agent SDK
- * (`@anthropic-ai/claude-agent-sdk` sdk.d.ts: SDKSystemMessage,
+ * (`@anthropic-ai/claude-agent-sdk@0.3.332` sdk.d.ts: SDKSystemMessage,
  * SDKAssistantMessage, SDKUserMessage, SDKPartialAssistantMessage,
  * SDKResultSuccess / SDKResultError, SDKAPIRetryMessage,
  * SDKTaskStartedMessage, SDKTaskProgressMessage, SDKTaskUpdatedMessage,
@@ -116,6 +116,16 @@ function resultText(content: unknown): string {
     if (b?.type === 'text' && typeof b.text === 'string') parts.push(b.text);
   }
   return parts.join('\n');
+}
+
+/** An api_retry line in words: `API error 529: overloaded (attempt 1 of 10, retrying in 521 ms)`. */
+function retryText(o: Obj): string {
+  let text = typeof o.error_status === 'number' ? `API error ${o.error_status}` : 'API connection error';
+  if (typeof o.error === 'string' && o.error !== '') text += `: ${o.error}`;
+  const about: string[] = [];
+  if (typeof o.attempt === 'number') about.push(typeof o.max_retries === 'number' ? `attempt ${o.attempt} of ${o.max_retries}` : `attempt ${o.attempt}`);
+  if (typeof o.retry_delay_ms === 'number') about.push(`retrying in ${o.retry_delay_ms} ms`);
+  return about.length > 0 ? `${text} (${about.join(', ')})` : text;
 }
 
 /** Tools whose successful call changed a file (sdk-tools.d.ts FileWriteInput, FileEditInput, NotebookEditInput). */
@@ -260,14 +270,7 @@ class ClaudeMapper implements Mapper {
       case 'api_retry':
         // SDKAPIRetryMessage: a retry, not the end of the turn (wuu's error event with retrying true).
         if (this.thread === undefined) return;
-        out.push({
-          type: 'error',
-          thread_id: this.thread,
-          turn_id: this.turn,
-          run_id: '',
-          error: `API ${o.error_status === null || o.error_status === undefined ? 'connection error' : `error ${String(o.error_status)}`}: ${str(o.error)} (attempt ${String(o.attempt)} of ${String(o.max_retries)}, retrying in ${String(o.retry_delay_ms)} ms)`,
-          retrying: true,
-        });
+        out.push({ type: 'error', thread_id: this.thread, turn_id: this.turn, run_id: '', error: retryText(o), retrying: true });
         return;
       case 'task_started':
       case 'task_progress':
@@ -543,7 +546,8 @@ class ClaudeMapper implements Mapper {
       const changed = meter === undefined || FIELDS.some((f) => final[f] !== meter.seen[f]);
       this.endTurn(thread, turn, status, final, changed, text, error, out);
     }
-    this.streamed.clear();
+    // Another turn may still be open (a held-back result): its streamed messages must stay known.
+    if (this.open.length === 0) this.streamed.clear();
     this.pending = {
       status,
       thread,
