@@ -106,15 +106,30 @@ function pieces(text: string, parts = 3): string[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function stream(res: http.ServerResponse, req: FakeRequest, reply: Extract<FakeReply, { blocks: FakeBlock[] }>, close: Set<() => void>): Promise<string> {
-  const n = req.index;
-  const usage: FakeUsage = {
+/** Distinct counts per call, so a total shows which calls it holds. */
+function usageOf(n: number, reply: Extract<FakeReply, { blocks: FakeBlock[] }>): FakeUsage {
+  return {
     input_tokens: 100 + 7 * n,
     cache_creation_input_tokens: n === 0 ? 500 : 20 + n,
     cache_read_input_tokens: n === 0 ? 0 : 1000 + 100 * n,
     output_tokens: 10 + 3 * n,
     ...reply.usage,
   };
+}
+
+/** A non-streaming reply (the CLI's auxiliary calls may ask for one): the whole Message as JSON. */
+function whole(res: http.ServerResponse, req: FakeRequest, reply: Extract<FakeReply, { blocks: FakeBlock[] }>): string {
+  const usage = usageOf(req.index, reply);
+  const content = reply.blocks.map((b, i) => (b.type === 'text' ? b : { type: 'tool_use', id: b.id ?? `toolu_fake_${req.index}_${i}`, name: b.name, input: b.input }));
+  const toolUse = reply.blocks.some((b) => b.type === 'tool_use');
+  res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${req.index}` });
+  res.end(JSON.stringify({ id: `msg_fake_${req.index}`, type: 'message', role: 'assistant', model: req.model, content, stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null, usage }));
+  return `ok (whole) ${JSON.stringify(usage)}`;
+}
+
+async function stream(res: http.ServerResponse, req: FakeRequest, reply: Extract<FakeReply, { blocks: FakeBlock[] }>, close: Set<() => void>): Promise<string> {
+  const n = req.index;
+  const usage = usageOf(n, reply);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${n}` });
   let cut = false;
   close.add(() => (cut = true));
@@ -194,6 +209,10 @@ export async function startFakeAnthropic(script: FakeScript): Promise<FakeServer
           log.push(`${head} -> ${reply.status}`);
           res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': `req_fake_${info.index}` });
           res.end(JSON.stringify({ type: 'error', error: { type: reply.errorType, message: reply.message } }));
+          return;
+        }
+        if (!info.stream) {
+          log.push(`${head} -> ${whole(res, info, reply)}`);
           return;
         }
         const close = new Set<() => void>();
