@@ -498,9 +498,10 @@ t.test('usage no single sub-agent accounts for is reported under an agent with n
     // 60 in total, 10 main, 40 + 5 seen: 5 left; output 20 - 5 - 3 - 1.
     ...tokens(5, 11, 100, 10),
   });
-  // Exactly what the stream accounts for: nothing more to report.
+  // Exactly what the stream accounts for: no agent without id; the agent's calls since its last report are reported.
   const exact = mapAll(subagentRun([], modelUsage(50, 8, 500, 50)));
-  t.equal(exact.at(-2)?.type, 'turn_completed');
+  t.same(exact.at(-2), { type: 'subagent_updated', thread_id: S, agent_id: 'ag1', agent_type: 'general-purpose', status: 'running', description: 'Count', ...tokens(40, 3, 400, 40) });
+  t.equal(exact.at(-3)?.type, 'turn_completed');
 });
 
 t.test('an interrupted turn without sub-agents counts the aborted call the process booked', async (t) => {
@@ -698,5 +699,25 @@ t.test('running usage with partial messages: message_start, then message_delta\'
       [150, 21, 600, 500],
     ],
     'each call once, its final output from message_delta; the result equals the last snapshot: no repeat',
+  );
+});
+
+t.test('a CLI without task events: sub-agent messages alone still count, under their spawning call', async (t) => {
+  const sub = (id: string, parent: string, u: Obj): Obj => assistant(id, [toolUse(`${id}-t`, 'Read', {})], { parent_tool_use_id: parent, message: { id, content: [toolUse(`${id}-t`, 'Read', {})], usage: u } });
+  const exact = mapAll([init(), sub('s1', 'ta', usage(20, 3, 200, 20)), result({ usage: usage(10, 5, 100, 10), model_usage_since_last_result: modelUsage(30, 8, 300, 30) })]);
+  t.same(exact.at(-2), { type: 'subagent_updated', thread_id: S, agent_id: 'ta', agent_type: '', status: 'running', description: '', ...tokens(20, 3, 200, 20) }, 'reported once, at the end');
+  const two = mapAll([
+    init(),
+    sub('s1', 'ta', usage(20, 3, 200, 20)),
+    sub('s2', 'tb', usage(7, 1)),
+    result({ usage: usage(10, 5, 100, 10), model_usage_since_last_result: modelUsage(40, 9, 300, 30) }),
+  ]);
+  t.same(
+    two.filter((e) => e.type === 'subagent_updated').map((e) => [e.agent_id, e.input_tokens, e.output_tokens]),
+    [
+      ['ta', 20, 3],
+      ['tb', 7, 1],
+      ['', 3, 0],
+    ],
   );
 });

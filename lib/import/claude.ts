@@ -187,6 +187,8 @@ interface Agent {
   status: string;
   /** Its API calls seen in the stream. */
   meter: Meter;
+  /** The tokens its last subagent_* event carried. */
+  reported: Tokens | undefined;
 }
 
 interface Pending {
@@ -440,7 +442,7 @@ class ClaudeMapper implements Mapper {
   private agentFor(id: string): Agent {
     let agent = this.agents.get(id);
     if (agent === undefined) {
-      agent = { id, type: '', description: '', status: 'running', meter: new Meter() };
+      agent = { id, type: '', description: '', status: 'running', meter: new Meter(), reported: undefined };
       this.agents.set(id, agent);
     }
     return agent;
@@ -486,6 +488,7 @@ class ClaudeMapper implements Mapper {
   }
 
   private subagent(type: string, agent: Agent, extra: Obj): ImportedEvent {
+    agent.reported = { ...agent.meter.seen };
     return {
       type,
       thread_id: this.thread ?? '',
@@ -583,20 +586,23 @@ class ClaudeMapper implements Mapper {
    * sub-agent call seen in the stream (a sub-agent's calls whose messages are
    * not forwarded, exact output counts, auxiliary calls). With one sub-agent
    * it is that agent's; otherwise it is reported under an agent with no id,
-   * so totals stay exact without guessing whose it was.
+   * so totals stay exact without guessing whose it was. Every agent whose
+   * count changed since its last subagent_* event (or that never had one: a
+   * CLI without task events) gets a last one.
    */
   private attributeRest(out: ImportedEvent[]): void {
     const rest = { ...this.total };
     for (const f of FIELDS) rest[f] -= this.mainTotal[f];
     for (const agent of this.agents.values()) for (const f of FIELDS) rest[f] -= agent.meter.seen[f];
     for (const f of FIELDS) rest[f] = Math.max(0, rest[f]);
-    if (isZero(rest)) return;
-    if (this.agents.size === 1) {
-      const agent = this.agents.values().next().value as Agent;
-      add(agent.meter.seen, rest);
+    const single = this.agents.size === 1 ? (this.agents.values().next().value as Agent) : undefined;
+    if (single !== undefined) add(single.meter.seen, rest);
+    for (const agent of this.agents.values()) {
+      const last = agent.reported;
+      if (last !== undefined && FIELDS.every((f) => last[f] === agent.meter.seen[f])) continue;
       out.push(this.subagent(TERMINAL.has(agent.status) ? 'subagent_completed' : 'subagent_updated', agent, {}));
-      return;
     }
+    if (single !== undefined || isZero(rest)) return;
     out.push({ type: 'subagent_updated', thread_id: this.thread ?? '', agent_id: '', agent_type: '', status: '', description: 'model calls not attributed to the main loop or one sub-agent', ...rest });
   }
 }
