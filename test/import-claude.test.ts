@@ -641,6 +641,9 @@ for (const version of VERSIONS) t.test(`the ${version} fixtures cover what the i
   // A background shell's completion starts a second turn in the same process.
   has('bg-bash.jsonl', (e) => e.type === 'turn_completed' && String(e.turn_id).endsWith('-turn-0002'));
   t.notOk(all.get('bg-bash.jsonl')!.some((e) => e.type.startsWith('subagent_')), 'a background shell is not a sub-agent');
+  // A refused start: one zeroed result, nothing else (as wuu's setup failures).
+  t.same(types(all.get('startup-failure.jsonl')!), ['result']);
+  has('startup-failure.jsonl', (e) => e.status === 'failed' && String(e.error).includes('Configuration error'));
   const agents = new Set(all.get('multi-agent.jsonl')!.filter((e) => e.type === 'subagent_started').map((e) => e.agent_id));
   t.equal(agents.size, 2, 'two sub-agents, apart');
 });

@@ -40,6 +40,8 @@ interface Scenario {
   script: FakeScript;
   /** Files to create in the working directory first. */
   files?: Record<string, string>;
+  /** Files to create in the temp HOME first. */
+  homeFiles?: Record<string, string>;
   /** Extra environment (e.g. a feature switch the scenario needs). */
   env?: NodeJS.ProcessEnv;
   /** Send SIGINT once stdout has this many lines. */
@@ -248,6 +250,13 @@ const SCENARIOS: Scenario[] = [
     script: () => ({ blocks: [{ type: 'text', text: 'This essay begins slowly and never gets to the end because the user stops it.' }], hang: true }),
   },
   {
+    // A config file that does not parse: Claude Code refuses to start and writes one zeroed result.
+    name: 'startup-failure',
+    prompt: 'Say hello.',
+    homeFiles: { '.claude.json': '{ not json' },
+    script: () => text('never asked'),
+  },
+  {
     name: 'resume',
     prompt: 'And what is 3+3?',
     resume: true,
@@ -314,6 +323,7 @@ async function capture(bin: string, version: string, out: string, scenario: Scen
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(work, { recursive: true });
   for (const [name, body] of Object.entries(scenario.files ?? {})) fs.writeFileSync(path.join(work, name), body);
+  for (const [name, body] of Object.entries(scenario.homeFiles ?? {})) fs.writeFileSync(path.join(home, name), body);
   const log: string[] = [];
   let resumeArgs: string[] = [];
   if (scenario.before !== undefined) {
