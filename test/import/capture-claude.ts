@@ -44,6 +44,8 @@ interface Scenario {
   homeFiles?: Record<string, string>;
   /** Extra environment (e.g. a feature switch the scenario needs). */
   env?: NodeJS.ProcessEnv;
+  /** Prompts fed on stdin as stream-json user messages (`--input-format stream-json`), instead of `prompt`. */
+  stdinPrompts?: string[];
   /** Send SIGINT once stdout has this many lines. */
   interruptAfterLines?: number;
   /** Runs first in the same HOME and working directory; `resume` names its session. */
@@ -257,6 +259,12 @@ const SCENARIOS: Scenario[] = [
     script: () => text('never asked'),
   },
   {
+    name: 'stdin-turns',
+    prompt: '',
+    stdinPrompts: ['What is 2+2?', 'And 3+3?'],
+    script: (req) => (req.lastUserText.includes('3+3') ? text('6.') : text('4.')),
+  },
+  {
     name: 'resume',
     prompt: 'And what is 3+3?',
     resume: true,
@@ -290,21 +298,25 @@ interface Ran {
   signal: string | null;
 }
 
-function runClaude(bin: string, args: string[], cwd: string, environment: NodeJS.ProcessEnv, interruptAfterLines?: number): Promise<Ran> {
+function runClaude(bin: string, args: string[], cwd: string, environment: NodeJS.ProcessEnv, interruptAfterLines?: number, stdinPrompts?: string[]): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { cwd, env: environment, stdio: [stdinPrompts === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (stdinPrompts !== undefined) {
+      for (const prompt of stdinPrompts) child.stdin!.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt } })}\n`);
+      child.stdin!.end();
+    }
     let stdout = '';
     let stderr = '';
     let sent = false;
     const killer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout!.on('data', (c: Buffer) => {
       stdout += c.toString('utf8');
       if (interruptAfterLines !== undefined && !sent && stdout.split('\n').length - 1 >= interruptAfterLines) {
         sent = true;
         setTimeout(() => child.kill('SIGINT'), 300);
       }
     });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);
@@ -328,7 +340,7 @@ async function capture(bin: string, version: string, out: string, scenario: Scen
   let resumeArgs: string[] = [];
   if (scenario.before !== undefined) {
     const server = await startFakeAnthropic(scenario.before.script);
-    const first = await runClaude(bin, [...BASE_ARGS, ...(scenario.before.args ?? []), "--", scenario.before.prompt], work, env(home, server.url));
+    const first = await runClaude(bin, [...BASE_ARGS, ...(scenario.before.args ?? []), '--', scenario.before.prompt], work, env(home, server.url));
     await server.close();
     log.push(...server.log.map((l) => `before: ${l}`));
     const init = first.stdout.split('\n').find((l) => l.includes('"session_id"'));
@@ -336,8 +348,8 @@ async function capture(bin: string, version: string, out: string, scenario: Scen
     if (scenario.resume) resumeArgs = ['--resume', session];
   }
   const server = await startFakeAnthropic(scenario.script);
-  const args = [...BASE_ARGS, ...resumeArgs, ...(scenario.args ?? []), "--", scenario.prompt];
-  const ran = await runClaude(bin, args, work, { ...env(home, server.url), ...scenario.env }, scenario.interruptAfterLines);
+  const args = scenario.stdinPrompts !== undefined ? [...BASE_ARGS, '--input-format', 'stream-json', ...(scenario.args ?? [])] : [...BASE_ARGS, ...resumeArgs, ...(scenario.args ?? []), '--', scenario.prompt];
+  const ran = await runClaude(bin, args, work, { ...env(home, server.url), ...scenario.env }, scenario.interruptAfterLines, scenario.stdinPrompts);
   await server.close();
   log.push(...server.log);
   fs.writeFileSync(path.join(out, `${scenario.name}.jsonl`), ran.stdout);
