@@ -1,0 +1,481 @@
+/**
+ * The Gemini CLI mapping (lib/import/gemini.ts): tables over small
+ * hand-written stream-json lines, then every captured fixture of the real CLI
+ * (test/fixtures/import/gemini/, see test/import/capture-gemini.ts) through
+ * the tools: wuu-check finds no error, wuu-usage totals equal the producer's
+ * `result.stats`, wuu-result exits with the run's status, wuu-redact removes
+ * the secrets planted in tool input. Expected figures are read from the raw
+ * Gemini lines, never from the mapper.
+ */
+import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createGeminiMapper } from '../lib/import/gemini.js';
+import type { ImportedEvent } from '../lib/import/mapper.js';
+import { RESULT_EXIT } from '../lib/result.js';
+import { ROOT, runBin } from './helpers.js';
+// The encoder: moves to lib/import/encode.ts with the import core (the one place to repoint).
+import { goLine } from './producer/go-json.js';
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'import', 'gemini');
+const S = 'sess-1';
+const TS = '2026-12-03T10:00:00.000Z';
+const TURN = `${S}-turn-20261203100000000`;
+
+type Obj = Record<string, unknown>;
+
+/** Maps parsed Gemini lines (and the end of input) to wuu events. */
+function mapAll(lines: Obj[]): ImportedEvent[] {
+  const m = createGeminiMapper();
+  const out: ImportedEvent[] = [];
+  for (const l of lines) out.push(...m.line(l));
+  out.push(...m.end());
+  return out;
+}
+
+/** The wuu stream for a Gemini stream's text, encoded as the producer encodes. */
+function importText(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Obj);
+  return mapAll(lines).map((e) => goLine(e)).join('');
+}
+
+/** Events without their timestamps (checked once, separately), for short tables. */
+const bare = (events: ImportedEvent[]) =>
+  events.map((e) => {
+    const { timestamp: _ts, ...rest } = e;
+    return rest;
+  });
+
+const init = (extra: Obj = {}): Obj => ({ type: 'init', timestamp: TS, session_id: S, model: 'gemini-2.5-flash', ...extra });
+const user = (content = 'hi'): Obj => ({ type: 'message', timestamp: TS, role: 'user', content });
+const say = (content: string): Obj => ({ type: 'message', timestamp: TS, role: 'assistant', content, delta: true });
+const stats = (s: Partial<Record<'total_tokens' | 'input_tokens' | 'output_tokens' | 'cached' | 'input', number>>): Obj => ({
+  total_tokens: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  cached: 0,
+  input: 0,
+  duration_ms: 5,
+  tool_calls: 0,
+  models: {},
+  ...s,
+});
+const ok = (st: Obj = stats({})): Obj => ({ type: 'result', timestamp: TS, status: 'success', stats: st });
+const ids = { thread_id: S, turn_id: TURN };
+const HEAD = [
+  {
+    type: 'session_configured',
+    protocol_version: '',
+    provider: 'google',
+    model: 'gemini-2.5-flash',
+    effort: '',
+    variant: '',
+    max_parallel: 0,
+    workspace_root: '',
+    permissions: {},
+    source: { producer: 'gemini' },
+  },
+  { type: 'thread_started', thread_id: S, model: 'gemini-2.5-flash', provider: 'google', cwd: '' },
+  { type: 'turn_started', ...ids },
+];
+const usage = (input: number, cacheRead: number, output: number) => ({
+  type: 'usage_updated',
+  ...ids,
+  input_tokens: input,
+  output_tokens: output,
+  cache_creation_tokens: 0,
+  cache_read_tokens: cacheRead,
+});
+const completed = (input: number, output: number) => ({
+  type: 'turn_completed',
+  ...ids,
+  input_tokens: input,
+  output_tokens: output,
+  trace_path: '',
+  awaiting_auto_continuation: false,
+});
+const result = (status: string, final: string, error?: string) => ({
+  type: 'result',
+  status,
+  thread_id: S,
+  turn_id: TURN,
+  run_id: '',
+  final_message: final,
+  trace_path: '',
+  ...(error !== undefined ? { error } : {}),
+});
+
+t.test('a plain answer: deltas, a synthesized final message, usage in the exclusive convention', async (t) => {
+  const events = mapAll([init(), user(), say('Hel'), say('lo'), ok(stats({ total_tokens: 1052, input_tokens: 1000, cached: 600, input: 400, output_tokens: 12 }))]);
+  t.same(bare(events), [
+    ...HEAD,
+    { type: 'agent_message_delta', ...ids, delta: 'Hel' },
+    { type: 'agent_message_delta', ...ids, delta: 'lo' },
+    { type: 'agent_message_final', ...ids, message: 'Hello' },
+    usage(400, 600, 12),
+    completed(400, 12),
+    result('completed', 'Hello'),
+  ]);
+  t.ok(
+    events.every((e) => e.timestamp === TS),
+    'every event keeps the line timestamp',
+  );
+  t.equal(events[0]!.type, 'session_configured', 'session_configured first');
+});
+
+t.test('the turn id comes from the prompt timestamp, so a resumed session gets a new one', async (t) => {
+  const first = mapAll([init(), user(), ok()]);
+  const again = mapAll([init({ timestamp: '2026-12-03T11:00:00.500Z' }), { ...user(), timestamp: '2026-12-03T11:00:00.500Z' }, ok()]);
+  t.equal(first.find((e) => e.type === 'turn_started')!.turn_id, TURN);
+  t.equal(again.find((e) => e.type === 'turn_started')!.turn_id, `${S}-turn-20261203110000500`);
+  // No timestamp: a counter instead.
+  const plain = mapAll([{ type: 'init', session_id: S, model: 'm' }, { type: 'message', role: 'user', content: 'x' }]);
+  t.same(bare(plain).at(-1), { type: 'turn_started', thread_id: S, turn_id: `${S}-turn-0001` });
+  t.notOk('timestamp' in plain[0]!, 'no timestamp invented');
+});
+
+t.test('a shell call is bash with {"command"} arguments; output and a failure', async (t) => {
+  const params = { command: 'ls /nope', description: 'list', dir_path: 'sub' };
+  const events = mapAll([
+    init(),
+    user(),
+    { type: 'tool_use', timestamp: TS, tool_name: 'run_shell_command', tool_id: 'c1', parameters: params },
+    { type: 'tool_result', timestamp: TS, tool_id: 'c1', status: 'success', output: 'ls: cannot access' },
+    { type: 'tool_use', timestamp: TS, tool_name: 'read_file', tool_id: 'c2', parameters: { file_path: 'x' } },
+    { type: 'tool_result', timestamp: TS, tool_id: 'c2', status: 'error', output: 'File not found.', error: { type: 'file_not_found', message: 'File not found: /w/x' } },
+    { type: 'tool_use', timestamp: TS, tool_name: 'glob', tool_id: 'c3', parameters: {} },
+    { type: 'tool_result', timestamp: TS, tool_id: 'c3', status: 'error' },
+    ok(),
+  ]);
+  t.same(bare(events).slice(3, 11), [
+    { type: 'tool_started', ...ids, item_id: 'c1', name: 'bash', arguments: '{"command":"ls /nope"}' },
+    { type: 'tool_output_delta', ...ids, item_id: 'c1', delta: 'ls: cannot access' },
+    { type: 'tool_completed', ...ids, item_id: 'c1', name: 'bash', status: 'completed', error: '' },
+    { type: 'tool_started', ...ids, item_id: 'c2', name: 'read_file', arguments: '{"file_path":"x"}' },
+    { type: 'tool_output_delta', ...ids, item_id: 'c2', delta: 'File not found.' },
+    { type: 'tool_completed', ...ids, item_id: 'c2', name: 'read_file', status: 'failed', error: 'File not found: /w/x' },
+    { type: 'tool_started', ...ids, item_id: 'c3', name: 'glob', arguments: '{}' },
+    { type: 'tool_completed', ...ids, item_id: 'c3', name: 'glob', status: 'failed', error: '' },
+  ]);
+  t.equal(JSON.parse(events[3]!.arguments as string).command, 'ls /nope', 'arguments are JSON text');
+});
+
+t.test('a failed tool with output but no error object: the output is the error', async (t) => {
+  const events = mapAll([
+    init(),
+    user(),
+    { type: 'tool_use', tool_name: 'x', tool_id: 'c', parameters: null },
+    { type: 'tool_result', tool_id: 'c', status: 'error', output: 'boom' },
+  ]);
+  t.same(bare(events).slice(3), [
+    { type: 'tool_started', ...ids, item_id: 'c', name: 'x', arguments: '{}' },
+    { type: 'tool_output_delta', ...ids, item_id: 'c', delta: 'boom' },
+    { type: 'tool_completed', ...ids, item_id: 'c', name: 'x', status: 'failed', error: 'boom' },
+  ]);
+});
+
+t.test('file edits give file_changed after success only; write_todos gives todo_updated', async (t) => {
+  const events = mapAll([
+    init(),
+    user(),
+    { type: 'tool_use', tool_name: 'write_file', tool_id: 'w', parameters: { file_path: 'a.txt', content: 'x' } },
+    { type: 'tool_result', tool_id: 'w', status: 'success' },
+    { type: 'tool_use', tool_name: 'replace', tool_id: 'r', parameters: { file_path: 'a.txt', old_string: 'x', new_string: 'y' } },
+    { type: 'tool_result', tool_id: 'r', status: 'success' },
+    { type: 'tool_use', tool_name: 'replace', tool_id: 'bad', parameters: { file_path: 'b.txt' } },
+    { type: 'tool_result', tool_id: 'bad', status: 'error', error: { type: 'edit_no_occurrence_found', message: 'no match' } },
+    { type: 'tool_use', tool_name: 'write_file', tool_id: 'nopath', parameters: { content: 'x' } },
+    { type: 'tool_result', tool_id: 'nopath', status: 'success' },
+    { type: 'tool_use', tool_name: 'write_todos', tool_id: 't', parameters: { todos: [{ description: 'Fix it', status: 'in_progress' }, 'junk'] } },
+    { type: 'tool_result', tool_id: 't', status: 'success' },
+    { type: 'tool_use', tool_name: 'write_todos', tool_id: 't2', parameters: { todos: 'not a list' } },
+    { type: 'tool_result', tool_id: 't2', status: 'success' },
+  ]);
+  const derived = bare(events).filter((e) => e.type === 'file_changed' || e.type === 'todo_updated');
+  t.same(derived, [
+    { type: 'file_changed', ...ids, item_id: 'w', tool_name: 'write_file', path: 'a.txt' },
+    { type: 'file_changed', ...ids, item_id: 'r', tool_name: 'replace', path: 'a.txt', action: 'edit' },
+    {
+      type: 'todo_updated',
+      ...ids,
+      todo: {
+        todos: [
+          { content: 'Fix it', status: 'in_progress' },
+          { content: '', status: '' },
+        ],
+      },
+    },
+  ]);
+});
+
+t.test('invoke_agent is a tool call and a sub-agent (no tokens of its own in the stream)', async (t) => {
+  const params = { agent_name: 'generalist', prompt: 'Look around.' };
+  const events = bare(
+    mapAll([
+      init(),
+      user(),
+      { type: 'tool_use', tool_name: 'invoke_agent', tool_id: 'a1', parameters: params },
+      { type: 'tool_result', tool_id: 'a1', status: 'success', output: 'found it' },
+      { type: 'tool_use', tool_name: 'invoke_agent', tool_id: 'a2', parameters: params },
+      { type: 'tool_result', tool_id: 'a2', status: 'error', error: { type: 'x', message: 'agent failed' } },
+    ]),
+  );
+  const agents = events.filter((e) => String(e.type).startsWith('subagent_'));
+  const sub = { thread_id: S, agent_type: 'generalist', description: 'Look around.' };
+  t.same(agents, [
+    { type: 'subagent_started', ...sub, agent_id: 'a1', status: 'running' },
+    { type: 'subagent_completed', ...sub, agent_id: 'a1', status: 'completed', result: 'found it' },
+    { type: 'subagent_started', ...sub, agent_id: 'a2', status: 'running' },
+    { type: 'subagent_completed', ...sub, agent_id: 'a2', status: 'failed', error: 'agent failed' },
+  ]);
+  t.ok(
+    agents.every((e) => !('input_tokens' in e)),
+    'no token fields invented',
+  );
+});
+
+t.test('a tool_result without its tool_use, and a repeated tool_use', async (t) => {
+  const events = bare(
+    mapAll([
+      init(),
+      user(),
+      { type: 'tool_use', tool_name: 'glob', tool_id: 'g', parameters: {} },
+      { type: 'tool_use', tool_name: 'glob', tool_id: 'g', parameters: {} },
+      { type: 'tool_result', tool_id: 'orphan', status: 'success', output: 'x' },
+    ]),
+  );
+  t.same(events.slice(3), [
+    { type: 'tool_started', ...ids, item_id: 'g', name: 'glob', arguments: '{}' },
+    { type: 'tool_started', ...ids, item_id: 'orphan', name: '', arguments: '' },
+    { type: 'tool_output_delta', ...ids, item_id: 'orphan', delta: 'x' },
+    { type: 'tool_completed', ...ids, item_id: 'orphan', name: '', status: 'completed', error: '' },
+  ]);
+});
+
+t.test('errors: warnings are not fatal; an error result fails the turn', async (t) => {
+  const warn: Obj = { type: 'error', timestamp: TS, severity: 'warning', message: 'Loop detected, stopping execution' };
+  const events = bare(mapAll([init(), user(), warn, say('done'), ok()]));
+  t.same(events.slice(3, 5), [
+    { type: 'error', ...ids, run_id: '', error: 'Loop detected, stopping execution', retrying: false, severity: 'warning' },
+    { type: 'agent_message_delta', ...ids, delta: 'done' },
+  ]);
+  t.same(events.at(-1), result('completed', 'done'));
+
+  // The invalid-stream path: an error-severity event, then a result `error` with no error object.
+  const bad: Obj = { type: 'error', severity: 'error', message: 'The model returned an empty response' };
+  const failed = bare(mapAll([init(), user(), bad, { type: 'result', status: 'error', stats: stats({ input_tokens: 10, input: 10 }) }]));
+  t.same(failed.slice(-3), [
+    usage(10, 0, 0),
+    { type: 'turn_failed', ...ids, error: 'The model returned an empty response' },
+    result('failed', '', 'The model returned an empty response'),
+  ]);
+
+  // A fatal API error: the result's own message.
+  const api: Obj = { type: 'result', status: 'error', error: { type: 'unknown', message: '[API Error: 400]' }, stats: stats({}) };
+  t.same(bare(mapAll([init(), user(), api])).slice(-3), [usage(0, 0, 0), { type: 'turn_failed', ...ids, error: '[API Error: 400]' }, result('failed', '', '[API Error: 400]')]);
+});
+
+t.test('FatalCancellationError is an interrupted turn and run; partial text is the final message', async (t) => {
+  const cancel: Obj = { type: 'result', status: 'error', error: { type: 'FatalCancellationError', message: 'Operation cancelled.' }, stats: stats({}) };
+  const events = bare(mapAll([init(), user(), say('Once upon'), cancel]));
+  t.same(events.slice(3), [
+    { type: 'agent_message_delta', ...ids, delta: 'Once upon' },
+    usage(0, 0, 0),
+    { type: 'turn_interrupted', ...ids, reason: 'interrupted' },
+    result('interrupted', 'Once upon', 'Operation cancelled.'),
+  ]);
+});
+
+t.test('a stream cut before the result gives no result', async (t) => {
+  const events = mapAll([init(), user(), say('Once upon'), { type: 'tool_use', tool_name: 'glob', tool_id: 'g', parameters: {} }]);
+  t.notOk(
+    events.some((e) => e.type === 'result' || e.type.startsWith('turn_') && e.type !== 'turn_started'),
+    'no result, no turn end',
+  );
+  t.same(createGeminiMapper().end(), []);
+});
+
+t.test('a failure before the prompt: a bare result, no turn', async (t) => {
+  const fatal: Obj = { type: 'result', status: 'error', error: { type: 'FatalInputError', message: 'bad @file' }, stats: stats({}) };
+  t.same(bare(mapAll([init(), fatal])), [
+    HEAD[0],
+    HEAD[1],
+    { type: 'result', status: 'failed', thread_id: S, turn_id: '', run_id: '', final_message: '', trace_path: '', error: 'bad @file' },
+  ]);
+  // No init at all, and a result that spent tokens: the ids the stream gives (none), a turn to hold the usage.
+  const orphan = bare(mapAll([{ type: 'result', status: 'success', stats: stats({ input_tokens: 5, input: 5, output_tokens: 1 }) }]));
+  t.same(
+    orphan.map((e) => e.type),
+    ['session_configured', 'thread_started', 'turn_started', 'usage_updated', 'turn_completed', 'result'],
+  );
+  t.equal(orphan[2]!.turn_id, '-turn-0001');
+  t.equal(orphan[0]!.model, '');
+});
+
+t.test('stats: input derived when absent, odd values ignored, no stats no usage', async (t) => {
+  const pick = (st: unknown) => bare(mapAll([init(), user(), { type: 'result', status: 'success', stats: st }])).filter((e) => e.type === 'usage_updated' || e.type === 'turn_completed');
+  t.same(pick({ input_tokens: 100, cached: 30, output_tokens: 7 }), [usage(70, 30, 7), completed(70, 7)], 'input = input_tokens - cached');
+  t.same(pick({ input_tokens: 10, cached: 30, output_tokens: 1 }), [usage(0, 30, 1), completed(0, 1)], 'never negative');
+  t.same(pick({ output_tokens: 4 }), [usage(0, 0, 4), completed(0, 4)]);
+  t.same(pick({ input_tokens: -1, output_tokens: 'x' }), [completed(0, 0)], 'nothing usable: no snapshot');
+  t.same(pick(undefined), [completed(0, 0)]);
+  t.same(pick([1, 2]), [completed(0, 0)]);
+});
+
+t.test('unknown types, a user message with no init, assistant text without delta, a second init', async (t) => {
+  const events = bare(
+    mapAll([
+      { type: 'future_thing', x: 1 },
+      { type: 'message', role: 'assistant', content: 'whole' },
+      { type: 'message', role: 'assistant', content: '' },
+      { type: 'message', role: 'system', content: 'ignored' },
+      { type: 'error', severity: 'warning', message: 'w' },
+    ]),
+  );
+  t.same(
+    events.map((e) => e.type),
+    ['session_configured', 'thread_started', 'turn_started', 'agent_message_delta', 'error'],
+  );
+  const errOnly = bare(mapAll([{ type: 'error', severity: 'warning', message: 'early' }]));
+  t.same(
+    errOnly.map((e) => [e.type, e.turn_id]),
+    [
+      ['session_configured', undefined],
+      ['thread_started', undefined],
+      ['error', ''],
+    ],
+  );
+  // Two runs concatenated: each init configures its own session.
+  const two = bare(mapAll([init(), user(), ok(), init({ session_id: 'sess-2' }), user(), ok()]));
+  t.same(
+    two.filter((e) => e.type === 'thread_started' || e.type === 'result').map((e) => [e.type, e.thread_id]),
+    [
+      ['thread_started', S],
+      ['result', S],
+      ['thread_started', 'sess-2'],
+      ['result', 'sess-2'],
+    ],
+  );
+});
+
+// ---- the captured fixtures through the tools ----
+
+interface Manifest {
+  cli: string;
+  version: string;
+  fixtures: Record<string, { exit: number | string; args: string[] }>;
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8')) as Manifest;
+const names = Object.keys(manifest.fixtures);
+
+t.test('the fixtures are the real CLI, every scenario the issue asks for', async (t) => {
+  t.equal(manifest.cli, '@google/gemini-cli');
+  t.match(manifest.version, /^\d+\.\d+\.\d+/);
+  for (const name of ['simple', 'shell', 'edit', 'subagent', 'api-error', 'denied', 'interrupt', 'killed', 'resume-first', 'resume']) {
+    t.ok(names.includes(name), `fixture ${name}`);
+    t.ok(fs.existsSync(path.join(FIXTURES, `${name}.jsonl`)), `${name}.jsonl`);
+  }
+});
+
+/** What wuu-result owes a Gemini run, from its raw last line and the CLI's exit code. */
+function expectedExit(raw: Obj[], exit: number | string): number {
+  const last = raw.at(-1)!;
+  if (last.type !== 'result') return RESULT_EXIT.NO_RESULT;
+  if (last.status === 'success') return RESULT_EXIT.COMPLETED;
+  if ((last.error as Obj | undefined)?.type === 'FatalCancellationError') {
+    if (exit !== 130) throw new Error('Gemini exits 130 on cancellation');
+    return RESULT_EXIT.INTERRUPTED;
+  }
+  return RESULT_EXIT.FAILED;
+}
+
+for (const name of names) {
+  t.test(`fixture ${name}: wuu-check, wuu-usage, wuu-result, wuu-redact`, async (t) => {
+    const text = fs.readFileSync(path.join(FIXTURES, `${name}.jsonl`), 'utf8');
+    const raw = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Obj);
+    const wuu = importText(text);
+
+    const check = await runBin('wuu-check', ['-'], { input: wuu });
+    const problems = check.stdout.split('\n').filter((l) => l !== '');
+    t.same(
+      problems.filter((l) => !l.includes(': missing-result: ')),
+      [],
+      'no problem but a missing result',
+    );
+    t.match(check.stderr, / 0 errors/);
+    t.equal(check.code, 0);
+    t.equal(problems.length === 1, raw.at(-1)!.type !== 'result', 'missing-result exactly when the CLI wrote none');
+
+    const res = await runBin('wuu-result', ['-'], { input: wuu });
+    t.equal(res.code, expectedExit(raw, manifest.fixtures[name]!.exit), `wuu-result exit (gemini exit ${manifest.fixtures[name]!.exit})`);
+    const said = raw.filter((l) => l.type === 'message' && l.role === 'assistant').map((l) => l.content).join('');
+    if (res.code !== RESULT_EXIT.NO_RESULT) t.equal(res.stdout, `${said}\n`, 'final message = the concatenated assistant text');
+
+    const usage = await runBin('wuu-usage', ['--json', '--no-cost', '-'], { input: wuu });
+    t.equal(usage.code, 0, usage.stderr);
+    const total = JSON.parse(usage.stdout.trim().split('\n').at(-1)!) as { all: Record<string, number> };
+    const result = raw.find((l) => l.type === 'result');
+    const st = (result?.stats ?? { input_tokens: 0, cached: 0, output_tokens: 0 }) as Record<string, number>;
+    t.same(
+      {
+        prompt: total.all.prompt_tokens,
+        input: total.all.input_tokens,
+        cache_read: total.all.cache_read_tokens,
+        cache_creation: total.all.cache_creation_tokens,
+        output: total.all.output_tokens,
+      },
+      { prompt: st.input_tokens, input: st.input_tokens! - st.cached!, cache_read: st.cached, cache_creation: 0, output: st.output_tokens },
+      'usage totals = result.stats (prompt incl. cached, cached once)',
+    );
+
+    const redacted = await runBin('wuu-redact', ['-'], { input: wuu });
+    t.equal(redacted.code, 0);
+    const planted = ['ghp_wuuPlantedGithubToken0123456789abcd', 'AKIAWUUPLANTED7EXAMP'];
+    if (text.includes(planted[0]!)) t.ok(wuu.includes(planted[0]!), 'the import keeps what the producer wrote');
+    for (const secret of planted) t.notOk(redacted.stdout.includes(secret), `${secret} redacted`);
+  });
+}
+
+t.test('fixture details: shell is bash, edits give file_changed, todos, resume keeps the thread', async (t) => {
+  const events = (name: string) => importText(fs.readFileSync(path.join(FIXTURES, `${name}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Obj);
+  const shell = events('shell');
+  const bash = shell.filter((e) => e.type === 'tool_started');
+  t.same(
+    bash.map((e) => e.name),
+    ['bash', 'bash', 'bash'],
+  );
+  t.same(JSON.parse(bash[0]!.arguments as string), { command: "echo building && printf 'ok\\n'" });
+  t.same(
+    events('edit')
+      .filter((e) => e.type === 'file_changed')
+      .map((e) => [e.tool_name, e.path]),
+    [
+      ['write_file', 'notes.txt'],
+      ['replace', 'notes.txt'],
+    ],
+  );
+  t.equal(events('edit').filter((e) => e.type === 'todo_updated').length, 2);
+  t.same(
+    events('edit')
+      .filter((e) => e.type === 'tool_completed' && e.status === 'failed')
+      .map((e) => e.name),
+    ['read_file'],
+  );
+  t.same(
+    events('denied')
+      .filter((e) => e.type === 'tool_completed')
+      .map((e) => [e.name, e.status]),
+    [['bash', 'failed']],
+  );
+  t.equal(events('subagent').filter((e) => e.type === 'subagent_completed').length, 1);
+  const first = events('resume-first');
+  const second = events('resume');
+  t.equal(first[1]!.thread_id, second[1]!.thread_id, 'resume keeps the session id');
+  t.not(first[2]!.turn_id, second[2]!.turn_id, 'but the turn ids differ');
+  const both = await runBin('wuu-usage', ['--json', '--no-cost', '-'], { input: importText(fs.readFileSync(path.join(FIXTURES, 'resume-first.jsonl'), 'utf8')) + importText(fs.readFileSync(path.join(FIXTURES, 'resume.jsonl'), 'utf8')) });
+  const total = JSON.parse(both.stdout.trim().split('\n').at(-1)!) as { all: Record<string, number> };
+  t.equal(total.all.turns, 2, 'both runs of the session counted');
+});
