@@ -371,7 +371,7 @@ const names = Object.keys(manifest.fixtures);
 t.test('the fixtures are the real CLI, every scenario the issue asks for', async (t) => {
   t.equal(manifest.cli, '@google/gemini-cli');
   t.match(manifest.version, /^\d+\.\d+\.\d+/);
-  for (const name of ['simple', 'shell', 'edit', 'subagent', 'api-error', 'denied', 'interrupt', 'killed', 'resume-first', 'resume']) {
+  for (const name of ['simple', 'shell', 'edit', 'subagent', 'api-error', 'denied', 'policy-deny', 'hook-block', 'interrupt', 'killed', 'resume-first', 'resume']) {
     t.ok(names.includes(name), `fixture ${name}`);
     t.ok(fs.existsSync(path.join(FIXTURES, `${name}.jsonl`)), `${name}.jsonl`);
   }
@@ -470,6 +470,18 @@ t.test('fixture details: shell is bash, edits give file_changed, todos, resume k
       .map((e) => [e.name, e.status]),
     [['bash', 'failed']],
   );
+  t.same(
+    events('policy-deny')
+      .filter((e) => e.type === 'tool_completed')
+      .map((e) => [e.name, e.status, e.error]),
+    [['bash', 'failed', 'Tool execution denied by policy.']],
+  );
+  const blocked = events('hook-block');
+  t.same(
+    blocked.filter((e) => e.type === 'error').map((e) => [e.severity, e.error]),
+    [['warning', 'Agent execution blocked: Model execution blocked by security policy']],
+  );
+  t.equal(blocked.at(-1)!.status, 'completed', 'a warning is not fatal');
   t.equal(events('subagent').filter((e) => e.type === 'subagent_completed').length, 1);
   const first = events('resume-first');
   const second = events('resume');

@@ -37,8 +37,10 @@ interface Scenario {
   prompt: string;
   args?: string[];
   replies: Reply[];
-  /** Extra settings merged into ~/.gemini/settings.json. */
-  settings?: Record<string, unknown>;
+  /** Extra settings merged into ~/.gemini/settings.json (given the HOME directory). */
+  settings?: (home: string) => Record<string, unknown>;
+  /** Files created under HOME first (policies, hook scripts). */
+  homeFiles?: Record<string, string>;
   /** Files created in the workspace first. */
   files?: Record<string, string>;
   /** Send Ctrl+C through a terminal stdin once the fake server holds a stream open. */
@@ -135,7 +137,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'api-error',
-    description: 'the API answers 400 INVALID_ARGUMENT: a fatal error result, exit 1',
+    description: 'the API answers 400 INVALID_ARGUMENT: a fatal error result; the CLI exits with the HTTP status mod 256 (400 -> 144, handleError)',
     prompt: 'Say hello.',
     args: FLASH,
     replies: [{ httpError: { status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } } } }],
@@ -149,6 +151,29 @@ const SCENARIOS: Scenario[] = [
       { chunks: [call('run_shell_command', { command: 'rm -rf build', description: 'delete build' }), done({ prompt: 3000, output: 20, cached: 0 })] },
       { chunks: [text('I was not allowed to run that command.'), done({ prompt: 3200, output: 11, cached: 2900 })] },
     ],
+  },
+  {
+    name: 'policy-deny',
+    description: '--yolo, but a policy rule denies `rm -rf`: the call fails with policy_violation, the run goes on',
+    prompt: 'Delete the build directory.',
+    args: [...FLASH, '--yolo'],
+    homeFiles: { '.gemini/policies/deny.toml': '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm -rf"\ndecision = "deny"\npriority = 100\n' },
+    replies: [
+      { chunks: [call('run_shell_command', { command: 'rm -rf build', description: 'delete build' }), done({ prompt: 3000, output: 20, cached: 0 })] },
+      { chunks: [text('The policy does not allow that.'), done({ prompt: 3200, output: 9, cached: 2900 })] },
+    ],
+  },
+  {
+    name: 'hook-block',
+    description: 'a BeforeModel hook denies the model call: a warning error event, then the run ends',
+    prompt: 'Say hello.',
+    args: FLASH,
+    homeFiles: { 'hook.cjs': "console.log(JSON.stringify({ decision: 'deny', reason: 'Model execution blocked by security policy' }));\n" },
+    settings: (home) => ({
+      hooksConfig: { enabled: true },
+      hooks: { BeforeModel: [{ sequential: true, hooks: [{ type: 'command', command: `node "${path.join(home, 'hook.cjs')}"`, timeout: 5000 }] }] },
+    }),
+    replies: [{ chunks: [text('Hello.'), done({ prompt: 1000, output: 3, cached: 0 })] }],
   },
   {
     name: 'interrupt',
@@ -171,7 +196,7 @@ const SCENARIOS: Scenario[] = [
     description: 'model.maxSessionTurns 1 and a tool call: FatalTurnLimitedError, exit 53',
     prompt: 'List the files.',
     args: [...FLASH, '--yolo'],
-    settings: { model: { maxSessionTurns: 1 } },
+    settings: () => ({ model: { maxSessionTurns: 1 } }),
     replies: [
       { chunks: [call('run_shell_command', { command: 'ls', description: 'list' }), done({ prompt: 2500, output: 10, cached: 0 })] },
       { chunks: [text('Done.'), done({ prompt: 2600, output: 3, cached: 2400 })] },
@@ -285,7 +310,11 @@ async function main(): Promise<void> {
       dirs = { home: path.join(base, sc.name, 'home'), work: path.join(base, sc.name, 'work') };
       mkdirSync(path.join(dirs.home, '.gemini'), { recursive: true });
       mkdirSync(dirs.work, { recursive: true });
-      writeFileSync(path.join(dirs.home, '.gemini', 'settings.json'), JSON.stringify({ ...SETTINGS, ...(sc.settings ?? {}) }, null, 2));
+      writeFileSync(path.join(dirs.home, '.gemini', 'settings.json'), JSON.stringify({ ...SETTINGS, ...(sc.settings?.(dirs.home) ?? {}) }, null, 2));
+      for (const [f, content] of Object.entries(sc.homeFiles ?? {})) {
+        mkdirSync(path.dirname(path.join(dirs.home, f)), { recursive: true });
+        writeFileSync(path.join(dirs.home, f), content);
+      }
       for (const [f, content] of Object.entries(sc.files ?? {})) writeFileSync(path.join(dirs.work, f), content);
     }
     dirsOf.set(sc.name, dirs);
