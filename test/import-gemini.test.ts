@@ -431,6 +431,25 @@ for (const name of names) {
       'usage totals = result.stats (prompt incl. cached, cached once)',
     );
 
+    const turns = await runBin('wuu-turns', ['-'], { input: wuu });
+    t.equal(turns.code, 0, turns.stderr);
+    const records = turns.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Obj)
+      .filter((r) => r.type === 'turn');
+    const runStatus: Record<number, string> = { [RESULT_EXIT.COMPLETED]: 'completed', [RESULT_EXIT.FAILED]: 'failed', [RESULT_EXIT.INTERRUPTED]: 'interrupted', [RESULT_EXIT.NO_RESULT]: 'incomplete' };
+    t.same(
+      records.map((r) => r.status),
+      [runStatus[expectedExit(raw, manifest.fixtures[name]!.exit)]],
+      'one turn per run, ended as the run ended',
+    );
+
+    for (const tool of ['wuu-accumulate', 'wuu-pretty']) {
+      const ran = await runBin(tool, ['-'], { input: wuu });
+      t.same([ran.code, ran.stderr], [0, ''], `${tool} reads it`);
+    }
+
     const redacted = await runBin('wuu-redact', ['-'], { input: wuu });
     t.equal(redacted.code, 0);
     const planted = ['ghp_wuuPlantedGithubToken0123456789abcd', 'AKIAWUUPLANTED7EXAMP'];
