@@ -317,6 +317,7 @@ t.test('stats: input derived when absent, odd values ignored, no stats no usage'
   t.same(pick({ input_tokens: 100, cached: 30, output_tokens: 7 }), [usage(70, 30, 7), completed(70, 7)], 'input = input_tokens - cached');
   t.same(pick({ input_tokens: 10, cached: 30, output_tokens: 1 }), [usage(0, 30, 1), completed(0, 1)], 'never negative');
   t.same(pick({ output_tokens: 4 }), [usage(0, 0, 4), completed(0, 4)]);
+  t.same(pick({ input_tokens: 9 }), [usage(9, 0, 0), completed(9, 0)], 'no cached, no output: zeros');
   t.same(pick({ input_tokens: -1, output_tokens: 'x' }), [completed(0, 0)], 'nothing usable: no snapshot');
   t.same(pick(undefined), [completed(0, 0)]);
   t.same(pick([1, 2]), [completed(0, 0)]);

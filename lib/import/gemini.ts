@@ -53,6 +53,9 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
 
+/** A usage_updated snapshot's counters. */
+type Usage = Record<'input_tokens' | 'output_tokens' | 'cache_creation_tokens' | 'cache_read_tokens', number>;
+
 /** A tool call between its `tool_use` and its `tool_result`. */
 interface OpenTool {
   name: string;
@@ -61,27 +64,77 @@ interface OpenTool {
 
 /** Creates the mapping for one Gemini stream. */
 export function createGeminiMapper(): Mapper {
-  let thread = '';
-  let model = '';
-  let configured = false;
-  let turn = '';
-  let turnOpen = false;
-  let turns = 0;
-  let text = '';
-  let lastError = '';
-  let stamp: string | undefined;
-  const open = new Map<string, OpenTool>();
+  return new GeminiMapping();
+}
+
+/**
+ * The state of one stream: the session, the open turn (its id, its text so
+ * far, its last error-severity message) and its open tool calls. All of it
+ * is reset when a turn starts, so it is bounded by one turn.
+ */
+class GeminiMapping implements Mapper {
+  readonly producer = 'gemini' as const;
+  private thread = '';
+  private configured = false;
+  private turn = '';
+  private turnOpen = false;
+  private turns = 0;
+  private text = '';
+  private lastError = '';
+  /** The `timestamp` of the line being mapped, copied onto its events. */
+  private stamp: string | undefined;
+  private readonly open = new Map<string, OpenTool>();
+
+  line(line: Obj): ImportedEvent[] {
+    const out: ImportedEvent[] = [];
+    this.stamp = typeof line.timestamp === 'string' ? line.timestamp : undefined;
+    switch (line.type) {
+      case 'init':
+        // A second init (streams of two runs concatenated) starts a new run.
+        this.turnOpen = false;
+        this.configure(out, str(line.session_id), str(line.model));
+        break;
+      case 'message':
+        this.message(out, line);
+        break;
+      case 'tool_use':
+        this.toolUse(out, line);
+        break;
+      case 'tool_result':
+        this.toolResult(out, line);
+        break;
+      case 'error':
+        this.error(out, line);
+        break;
+      case 'result':
+        this.result(out, line);
+        break;
+      default:
+        break; // a type this version does not know: nothing wuu has a field for
+    }
+    return out;
+  }
+
+  end(): ImportedEvent[] {
+    // No `result`: the CLI was killed or the stream was cut. Like a killed wuu run, nothing more.
+    return [];
+  }
 
   /** An event with the line's timestamp (when it has one). */
-  const ev = (type: string, fields: Obj): ImportedEvent => ({ type, ...fields, ...(stamp !== undefined ? { timestamp: stamp } : {}) });
-  const ids = (): Obj => ({ thread_id: thread, turn_id: turn });
+  private ev(type: string, fields: Obj): ImportedEvent {
+    return { type, ...fields, ...(this.stamp !== undefined ? { timestamp: this.stamp } : {}) };
+  }
 
-  function configure(out: ImportedEvent[], sessionId: string, modelName: string): void {
-    thread = sessionId;
-    model = modelName;
-    configured = true;
+  private ids(): Obj {
+    return { thread_id: this.thread, turn_id: this.turn };
+  }
+
+  /** `InitEvent`: the session and its model; nothing else about the setup is in the stream. */
+  private configure(out: ImportedEvent[], sessionId: string, model: string): void {
+    this.thread = sessionId;
+    this.configured = true;
     out.push(
-      ev('session_configured', {
+      this.ev('session_configured', {
         protocol_version: '',
         provider: 'google',
         model,
@@ -92,66 +145,74 @@ export function createGeminiMapper(): Mapper {
         permissions: {},
         source: { producer: 'gemini' },
       }),
-      ev('thread_started', { thread_id: thread, model, provider: 'google', cwd: '' }),
+      this.ev('thread_started', { thread_id: this.thread, model, provider: 'google', cwd: '' }),
     );
   }
 
   /** Opens the turn the line belongs to, if none is open. */
-  function ensureTurn(out: ImportedEvent[]): void {
-    if (turnOpen) return;
-    if (!configured) configure(out, '', '');
-    turns++;
-    const digits = stamp?.replace(/[^0-9]/g, '') ?? '';
-    turn = `${thread}-turn-${digits !== '' ? digits : String(turns).padStart(4, '0')}`;
-    turnOpen = true;
-    text = '';
-    lastError = '';
-    open.clear();
-    out.push(ev('turn_started', ids()));
+  private ensureTurn(out: ImportedEvent[]): void {
+    if (this.turnOpen) return;
+    if (!this.configured) this.configure(out, '', '');
+    this.turns++;
+    const digits = this.stamp?.replace(/[^0-9]/g, '') ?? '';
+    this.turn = `${this.thread}-turn-${digits !== '' ? digits : String(this.turns).padStart(4, '0')}`;
+    this.turnOpen = true;
+    this.text = '';
+    this.lastError = '';
+    this.open.clear();
+    out.push(this.ev('turn_started', this.ids()));
   }
 
-  function toolUse(out: ImportedEvent[], line: Obj): void {
-    ensureTurn(out);
+  /** `MessageEvent`: the user prompt opens the turn; assistant chunks are deltas of its text. */
+  private message(out: ImportedEvent[], line: Obj): void {
+    if (line.role === 'user') {
+      this.turnOpen = false;
+      this.ensureTurn(out);
+    } else if (line.role === 'assistant') {
+      this.ensureTurn(out);
+      const delta = str(line.content);
+      this.text += delta;
+      if (delta !== '') out.push(this.ev('agent_message_delta', { ...this.ids(), delta }));
+    }
+  }
+
+  /** `ToolUseEvent`: the call starts (and an `invoke_agent` call starts a sub-agent). */
+  private toolUse(out: ImportedEvent[], line: Obj): void {
+    this.ensureTurn(out);
     const id = str(line.tool_id);
     const name = str(line.tool_name);
     const parameters = obj(line.parameters) ?? {};
-    if (open.has(id)) return; // the same call twice: wuu-check would reject a second start
-    open.set(id, { name, parameters });
-    out.push(ev('tool_started', { ...ids(), item_id: id, ...toolNameArgs(name, parameters) }));
+    if (this.open.has(id)) return; // the same call twice: wuu-check would reject a second start
+    this.open.set(id, { name, parameters });
+    out.push(this.ev('tool_started', { ...this.ids(), item_id: id, ...toolNameArgs(name, parameters) }));
     if (name === AGENT_TOOL) {
-      out.push(
-        ev('subagent_started', {
-          thread_id: thread,
-          agent_id: id,
-          agent_type: str(parameters.agent_name),
-          status: 'running',
-          description: str(parameters.prompt),
-        }),
-      );
+      const agent = { thread_id: this.thread, agent_id: id, agent_type: str(parameters.agent_name) };
+      out.push(this.ev('subagent_started', { ...agent, status: 'running', description: str(parameters.prompt) }));
     }
   }
 
-  function toolResult(out: ImportedEvent[], line: Obj): void {
-    ensureTurn(out);
+  /** `ToolResultEvent`: the display output, the end of the call, and what a success implies. */
+  private toolResult(out: ImportedEvent[], line: Obj): void {
+    this.ensureTurn(out);
     const id = str(line.tool_id);
-    let call = open.get(id);
+    let call = this.open.get(id);
     if (call === undefined) {
       // A result whose tool_use is not in this stream (a stream cut at the front): start it bare.
       call = { name: '', parameters: {} };
-      out.push(ev('tool_started', { ...ids(), item_id: id, name: '', arguments: '' }));
+      out.push(this.ev('tool_started', { ...this.ids(), item_id: id, name: '', arguments: '' }));
     }
-    open.delete(id);
+    this.open.delete(id);
     const ok = line.status === OK;
-    const error = ok ? '' : str(obj(line.error)?.message) || str(line.output);
     const output = str(line.output);
-    if (output !== '') out.push(ev('tool_output_delta', { ...ids(), item_id: id, delta: output }));
+    const error = ok ? '' : str(obj(line.error)?.message) || output;
+    if (output !== '') out.push(this.ev('tool_output_delta', { ...this.ids(), item_id: id, delta: output }));
     const { name } = toolNameArgs(call.name, call.parameters);
-    out.push(ev('tool_completed', { ...ids(), item_id: id, name, status: ok ? 'completed' : 'failed', error }));
-    if (ok) afterSuccess(out, id, call);
+    out.push(this.ev('tool_completed', { ...this.ids(), item_id: id, name, status: ok ? 'completed' : 'failed', error }));
+    if (ok) this.afterSuccess(out, id, call);
     if (call.name === AGENT_TOOL) {
       out.push(
-        ev('subagent_completed', {
-          thread_id: thread,
+        this.ev('subagent_completed', {
+          thread_id: this.thread,
           agent_id: id,
           agent_type: str(call.parameters.agent_name),
           status: ok ? 'completed' : 'failed',
@@ -164,111 +225,56 @@ export function createGeminiMapper(): Mapper {
   }
 
   /** What a successful call also means: a file written, a todo list replaced. */
-  function afterSuccess(out: ImportedEvent[], id: string, call: OpenTool): void {
+  private afterSuccess(out: ImportedEvent[], id: string, call: OpenTool): void {
     const path = str(call.parameters.file_path);
     if (FILE_TOOLS.has(call.name) && path !== '') {
       const action = FILE_TOOLS.get(call.name);
-      out.push(ev('file_changed', { ...ids(), item_id: id, tool_name: call.name, path, ...(action !== undefined ? { action } : {}) }));
+      out.push(this.ev('file_changed', { ...this.ids(), item_id: id, tool_name: call.name, path, ...(action !== undefined ? { action } : {}) }));
     } else if (call.name === TODO_TOOL && Array.isArray(call.parameters.todos)) {
       const todos = call.parameters.todos.map((t: unknown) => ({ content: str(obj(t)?.description), status: str(obj(t)?.status) }));
-      out.push(ev('todo_updated', { ...ids(), todo: { todos } }));
+      out.push(this.ev('todo_updated', { ...this.ids(), todo: { todos } }));
     }
   }
 
   /** `ErrorEvent`: severity `warning` (the run goes on) or `error`; the `result` decides the run. */
-  function error(out: ImportedEvent[], line: Obj): void {
+  private error(out: ImportedEvent[], line: Obj): void {
     // wuu's `error` may name any turn (wuu-check does not scope it): no turn is opened for it.
-    if (!configured) configure(out, '', '');
+    if (!this.configured) this.configure(out, '', '');
     const message = str(line.message);
     const severity = str(line.severity);
-    if (severity === 'error') lastError = message;
-    out.push(ev('error', { ...ids(), run_id: '', error: message, retrying: false, severity }));
+    if (severity === 'error') this.lastError = message;
+    out.push(this.ev('error', { ...this.ids(), run_id: '', error: message, retrying: false, severity }));
   }
 
-  function result(out: ImportedEvent[], line: Obj): void {
+  /** `ResultEvent`: the final text, the usage, the end of the turn and of the run. */
+  private result(out: ImportedEvent[], line: Obj): void {
     const usage = usageOf(obj(line.stats));
     const ok = line.status === OK;
     const errObj = obj(line.error);
     const cancelled = !ok && errObj?.type === CANCELLED;
-    const message = ok ? '' : str(errObj?.message) || lastError;
+    const message = ok ? '' : str(errObj?.message) || this.lastError;
     // A failure before the prompt was read (no turn) with no tokens spent: a bare result, as wuu's setup failures.
-    if (turnOpen || (usage !== undefined && Object.values(usage).some((n) => n > 0))) {
-      ensureTurn(out);
-      if (ok && text !== '') out.push(ev('agent_message_final', { ...ids(), message: text }));
-      if (usage !== undefined) out.push(ev('usage_updated', { ...ids(), ...usage }));
-      if (ok) {
-        out.push(
-          ev('turn_completed', {
-            ...ids(),
-            input_tokens: usage?.input_tokens ?? 0,
-            output_tokens: usage?.output_tokens ?? 0,
-            trace_path: '',
-            awaiting_auto_continuation: false,
-          }),
-        );
-      } else if (cancelled) out.push(ev('turn_interrupted', { ...ids(), reason: 'interrupted' }));
-      else out.push(ev('turn_failed', { ...ids(), error: message }));
+    if (this.turnOpen || (usage !== undefined && Object.values(usage).some((n) => n > 0))) {
+      this.endTurn(out, ok, cancelled, message, usage);
     }
     const status = ok ? 'completed' : cancelled ? 'interrupted' : 'failed';
-    out.push(
-      ev('result', {
-        status,
-        thread_id: thread,
-        turn_id: turn,
-        run_id: '',
-        final_message: text,
-        trace_path: '',
-        ...(message !== '' ? { error: message } : {}),
-      }),
-    );
-    turnOpen = false;
-    open.clear();
+    const fields = { status, thread_id: this.thread, turn_id: this.turn, run_id: '', final_message: this.text, trace_path: '' };
+    out.push(this.ev('result', { ...fields, ...(message !== '' ? { error: message } : {}) }));
+    this.turnOpen = false;
+    this.open.clear();
   }
 
-  return {
-    producer: 'gemini',
-    line(line: Obj): ImportedEvent[] {
-      const out: ImportedEvent[] = [];
-      stamp = typeof line.timestamp === 'string' ? line.timestamp : undefined;
-      switch (line.type) {
-        case 'init':
-          // A second init (streams of two runs concatenated) starts a new run.
-          turnOpen = false;
-          configure(out, str(line.session_id), str(line.model));
-          break;
-        case 'message':
-          if (line.role === 'user') {
-            turnOpen = false;
-            ensureTurn(out);
-          } else if (line.role === 'assistant') {
-            ensureTurn(out);
-            const delta = str(line.content);
-            text += delta;
-            if (delta !== '') out.push(ev('agent_message_delta', { ...ids(), delta }));
-          }
-          break;
-        case 'tool_use':
-          toolUse(out, line);
-          break;
-        case 'tool_result':
-          toolResult(out, line);
-          break;
-        case 'error':
-          error(out, line);
-          break;
-        case 'result':
-          result(out, line);
-          break;
-        default:
-          break; // a type this version does not know: nothing wuu has a field for
-      }
-      return out;
-    },
-    end(): ImportedEvent[] {
-      // No `result`: the CLI was killed or the stream was cut. Like a killed wuu run, nothing more.
-      return [];
-    },
-  };
+  private endTurn(out: ImportedEvent[], ok: boolean, cancelled: boolean, message: string, usage: Usage | undefined): void {
+    this.ensureTurn(out);
+    const ids = this.ids();
+    if (ok && this.text !== '') out.push(this.ev('agent_message_final', { ...ids, message: this.text }));
+    if (usage !== undefined) out.push(this.ev('usage_updated', { ...ids, ...usage }));
+    if (ok) {
+      const tokens = { input_tokens: usage?.input_tokens ?? 0, output_tokens: usage?.output_tokens ?? 0 };
+      out.push(this.ev('turn_completed', { ...ids, ...tokens, trace_path: '', awaiting_auto_continuation: false }));
+    } else if (cancelled) out.push(this.ev('turn_interrupted', { ...ids, reason: 'interrupted' }));
+    else out.push(this.ev('turn_failed', { ...ids, error: message }));
+  }
 }
 
 /** wuu's name and JSON-text arguments for a Gemini tool call. */
@@ -283,7 +289,7 @@ function toolNameArgs(name: string, parameters: Obj): { name: string; arguments:
  * `input_tokens` there is the prompt including cached tokens, `input` the
  * part that was not cached. Undefined when the result has no usable stats.
  */
-function usageOf(stats: Obj | undefined): Record<'input_tokens' | 'output_tokens' | 'cache_creation_tokens' | 'cache_read_tokens', number> | undefined {
+function usageOf(stats: Obj | undefined): Usage | undefined {
   if (stats === undefined) return undefined;
   const prompt = count(stats.input_tokens);
   const cached = count(stats.cached) ?? 0;
