@@ -286,6 +286,19 @@ t.test('FatalCancellationError is an interrupted turn and run; partial text is t
   ]);
 });
 
+t.test('a call still open at the result is removed (Ctrl+C during a tool)', async (t) => {
+  const cancel: Obj = { type: 'result', status: 'error', error: { type: 'FatalCancellationError', message: 'Operation cancelled.' } };
+  const events = bare(mapAll([init(), user(), { type: 'tool_use', tool_name: 'run_shell_command', tool_id: 's', parameters: { command: 'sleep 9' } }, cancel]));
+  t.same(events.slice(4), [
+    { type: 'tool_removed', ...ids, item_id: 's' },
+    { type: 'turn_interrupted', ...ids, reason: 'interrupted' },
+    result('interrupted', '', 'Operation cancelled.'),
+  ]);
+  const done = mapAll([init(), user(), { type: 'tool_use', tool_name: 'glob', tool_id: 'g', parameters: {} }, ok()]);
+  const check = await runBin('wuu-check', ['-'], { input: done.map((e) => goLine(e)).join('') });
+  t.same([check.code, check.stdout], [0, ''], 'a completed turn with a call that never ended is still valid');
+});
+
 t.test('a stream cut before the result gives no result', async (t) => {
   const events = mapAll([init(), user(), say('Once upon'), { type: 'tool_use', tool_name: 'glob', tool_id: 'g', parameters: {} }]);
   t.notOk(
@@ -372,7 +385,7 @@ const names = Object.keys(manifest.fixtures);
 t.test('the fixtures are the real CLI, every scenario the issue asks for', async (t) => {
   t.equal(manifest.cli, '@google/gemini-cli');
   t.match(manifest.version, /^\d+\.\d+\.\d+/);
-  for (const name of ['simple', 'shell', 'edit', 'subagent', 'api-error', 'denied', 'policy-deny', 'hook-block', 'interrupt', 'killed', 'resume-first', 'resume']) {
+  for (const name of ['simple', 'shell', 'edit', 'subagent', 'api-error', 'denied', 'policy-deny', 'hook-block', 'interrupt', 'interrupt-tool', 'killed', 'resume-first', 'resume']) {
     t.ok(names.includes(name), `fixture ${name}`);
     t.ok(fs.existsSync(path.join(FIXTURES, `${name}.jsonl`)), `${name}.jsonl`);
   }

@@ -267,6 +267,9 @@ class GeminiMapping implements Mapper {
   private endTurn(out: ImportedEvent[], ok: boolean, cancelled: boolean, message: string, usage: Usage | undefined): void {
     this.ensureTurn(out);
     const ids = this.ids();
+    // A call the stream never finished (cancelled mid-tool): its result will not come.
+    for (const id of this.open.keys()) out.push(this.ev('tool_removed', { ...ids, item_id: id }));
+    this.open.clear();
     if (ok && this.text !== '') out.push(this.ev('agent_message_final', { ...ids, message: this.text }));
     if (usage !== undefined) out.push(this.ev('usage_updated', { ...ids, ...usage }));
     if (ok) {

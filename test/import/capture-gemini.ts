@@ -184,6 +184,14 @@ const SCENARIOS: Scenario[] = [
     interrupt: true,
   },
   {
+    name: 'interrupt-tool',
+    description: 'Ctrl+C while a shell command runs (the command itself tells the wrapper when): the call ends as a success with "Command cancelled by user.", then FatalCancellationError',
+    prompt: 'Run the slow job.',
+    args: [...FLASH, '--yolo'],
+    replies: [{ chunks: [text('Starting the job.'), call('run_shell_command', { command: 'touch "$HOME/held" && sleep 30', description: 'slow job' }), done({ prompt: 2000, output: 15, cached: 0 })] }],
+    interrupt: true,
+  },
+  {
     name: 'killed',
     description: 'the CLI is killed (SIGKILL) while the model streams: the stream ends with no result',
     prompt: 'Write a long essay.',
