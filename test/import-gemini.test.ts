@@ -8,12 +8,13 @@
  * Gemini lines, never from the mapper.
  */
 import t from 'tap';
+import fc from 'fast-check';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createGeminiMapper } from '../lib/import/gemini.js';
 import type { ImportedEvent } from '../lib/import/mapper.js';
 import { RESULT_EXIT } from '../lib/result.js';
-import { ROOT, runBin } from './helpers.js';
+import { FC_SEED, ROOT, runBin } from './helpers.js';
 // The encoder: moves to lib/import/encode.ts with the import core (the one place to repoint).
 import { goLine } from './producer/go-json.js';
 
@@ -252,6 +253,31 @@ t.test('a tool_result without its tool_use, and a repeated tool_use', async (t) 
   ]);
 });
 
+t.test('a tool_id used again in the turn gets a fresh item id', async (t) => {
+  const events = bare(
+    mapAll([
+      init(),
+      user(),
+      { type: 'tool_use', tool_name: 'glob', tool_id: 'g', parameters: {} },
+      { type: 'tool_result', tool_id: 'g', status: 'success' },
+      { type: 'tool_use', tool_name: 'glob', tool_id: 'g', parameters: {} },
+      { type: 'tool_result', tool_id: 'g', status: 'success' },
+      { type: 'tool_result', tool_id: 'g', status: 'success' },
+    ]),
+  );
+  t.same(
+    events.filter((e) => e.type === 'tool_started' || e.type === 'tool_completed').map((e) => [e.type, e.item_id, e.name]),
+    [
+      ['tool_started', 'g', 'glob'],
+      ['tool_completed', 'g', 'glob'],
+      ['tool_started', 'g#2', 'glob'],
+      ['tool_completed', 'g#2', 'glob'],
+      ['tool_started', 'g#3', ''],
+      ['tool_completed', 'g#3', ''],
+    ],
+  );
+});
+
 t.test('errors: warnings are not fatal; an error result fails the turn', async (t) => {
   const warn: Obj = { type: 'error', timestamp: TS, severity: 'warning', message: 'Loop detected, stopping execution' };
   const events = bare(mapAll([init(), user(), warn, say('done'), ok()]));
@@ -370,6 +396,58 @@ t.test('unknown types, a user message with no init, assistant text without delta
       ['result', 'sess-2'],
     ],
   );
+});
+
+t.test('random Gemini streams: wuu-check finds no error, wuu-usage gives result.stats', async (t) => {
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('say' as const), text: fc.string({ maxLength: 6 }) }),
+    fc.record({ kind: fc.constant('use' as const), id: fc.nat(3), tool: fc.constantFrom('run_shell_command', 'write_file', 'replace', 'write_todos', 'invoke_agent', 'glob') }),
+    fc.record({ kind: fc.constant('res' as const), id: fc.nat(4), ok: fc.boolean(), output: fc.option(fc.string({ maxLength: 6 })) }),
+    fc.record({ kind: fc.constant('err' as const), severity: fc.constantFrom('warning', 'error') }),
+  );
+  const run = fc.record({
+    user: fc.boolean(),
+    steps: fc.array(step, { maxLength: 14 }),
+    end: fc.constantFrom('success', 'error', 'cancel', 'none'),
+    prompt: fc.nat(5_000_000),
+    cachedPart: fc.double({ min: 0, max: 1, noNaN: true }),
+    output: fc.nat(100_000),
+  });
+  const params: Record<string, Obj> = {
+    run_shell_command: { command: 'ls' },
+    write_file: { file_path: 'a', content: '' },
+    replace: { file_path: 'a', old_string: 'x', new_string: 'y' },
+    write_todos: { todos: [{ description: 'd', status: 'pending' }] },
+    invoke_agent: { agent_name: 'generalist', prompt: 'p' },
+    glob: { pattern: '*' },
+  };
+  await fc.assert(
+    fc.asyncProperty(run, async (r) => {
+      const cached = Math.floor(r.prompt * r.cachedPart);
+      const lines: Obj[] = [init()];
+      if (r.user) lines.push(user());
+      for (const s of r.steps) {
+        if (s.kind === 'say') lines.push(say(s.text));
+        else if (s.kind === 'use') lines.push({ type: 'tool_use', timestamp: TS, tool_name: s.tool, tool_id: `t${s.id}`, parameters: params[s.tool] });
+        else if (s.kind === 'res') lines.push({ type: 'tool_result', timestamp: TS, tool_id: `t${s.id}`, status: s.ok ? 'success' : 'error', ...(s.output !== null ? { output: s.output } : {}) });
+        else lines.push({ type: 'error', timestamp: TS, severity: s.severity, message: 'm' });
+      }
+      const st = stats({ input_tokens: r.prompt, cached, input: r.prompt - cached, output_tokens: r.output, total_tokens: r.prompt + r.output });
+      if (r.end === 'success') lines.push(ok(st));
+      else if (r.end === 'error') lines.push({ type: 'result', timestamp: TS, status: 'error', error: { type: 'unknown', message: 'x' }, stats: st });
+      else if (r.end === 'cancel') lines.push({ type: 'result', timestamp: TS, status: 'error', error: { type: 'FatalCancellationError', message: 'c' }, stats: st });
+      const wuu = mapAll(lines).map((e) => goLine(e)).join('');
+      const check = await runBin('wuu-check', ['--json', '-'], { input: wuu });
+      const errors = check.stdout.split('\n').filter((l) => l.includes('"severity":"error"'));
+      if (check.code !== 0 || errors.length > 0) throw new Error(`wuu-check: ${errors.join('\n')}\n${wuu}`);
+      const usage = await runBin('wuu-usage', ['--json', '--no-cost', '-'], { input: wuu });
+      const all = (JSON.parse(usage.stdout.trim().split('\n').at(-1)!) as { all: Record<string, number> }).all;
+      const want = r.end === 'none' ? [0, 0, 0] : [r.prompt - cached, cached, r.output];
+      return JSON.stringify([all.input_tokens, all.cache_read_tokens, all.output_tokens]) === JSON.stringify(want);
+    }),
+    { numRuns: 120, seed: FC_SEED },
+  );
+  t.pass(`held on 120 random streams (seed ${FC_SEED})`);
 });
 
 // ---- the captured fixtures through the tools ----

@@ -58,6 +58,8 @@ type Usage = Record<'input_tokens' | 'output_tokens' | 'cache_creation_tokens' |
 
 /** A tool call between its `tool_use` and its `tool_result`. */
 interface OpenTool {
+  /** Its wuu item id: the `tool_id`, made unique within the turn should the stream repeat one. */
+  item: string;
   name: string;
   parameters: Obj;
 }
@@ -83,7 +85,10 @@ class GeminiMapping implements Mapper {
   private lastError = '';
   /** The `timestamp` of the line being mapped, copied onto its events. */
   private stamp: string | undefined;
+  /** Open calls by Gemini `tool_id`. */
   private readonly open = new Map<string, OpenTool>();
+  /** Item ids given in the open turn (wuu-check rejects a second start of one). */
+  private readonly items = new Set<string>();
 
   line(line: Obj): ImportedEvent[] {
     const out: ImportedEvent[] = [];
@@ -160,6 +165,7 @@ class GeminiMapping implements Mapper {
     this.text = '';
     this.lastError = '';
     this.open.clear();
+    this.items.clear();
     out.push(this.ev('turn_started', this.ids()));
   }
 
@@ -182,13 +188,22 @@ class GeminiMapping implements Mapper {
     const id = str(line.tool_id);
     const name = str(line.tool_name);
     const parameters = obj(line.parameters) ?? {};
-    if (this.open.has(id)) return; // the same call twice: wuu-check would reject a second start
-    this.open.set(id, { name, parameters });
-    out.push(this.ev('tool_started', { ...this.ids(), item_id: id, ...toolNameArgs(name, parameters) }));
+    if (this.open.has(id)) return; // the same call announced twice: one start
+    const item = this.itemId(id);
+    this.open.set(id, { item, name, parameters });
+    out.push(this.ev('tool_started', { ...this.ids(), item_id: item, ...toolNameArgs(name, parameters) }));
     if (name === AGENT_TOOL) {
-      const agent = { thread_id: this.thread, agent_id: id, agent_type: str(parameters.agent_name) };
+      const agent = { thread_id: this.thread, agent_id: item, agent_type: str(parameters.agent_name) };
       out.push(this.ev('subagent_started', { ...agent, status: 'running', description: str(parameters.prompt) }));
     }
+  }
+
+  /** The item id for a call: its `tool_id`, or `<tool_id>#<n>` when the turn already used that. */
+  private itemId(toolId: string): string {
+    let item = toolId;
+    for (let n = 2; this.items.has(item); n++) item = `${toolId}#${n}`;
+    this.items.add(item);
+    return item;
   }
 
   /** `ToolResultEvent`: the display output, the end of the call, and what a success implies. */
@@ -197,23 +212,25 @@ class GeminiMapping implements Mapper {
     const id = str(line.tool_id);
     let call = this.open.get(id);
     if (call === undefined) {
-      // A result whose tool_use is not in this stream (a stream cut at the front): start it bare.
-      call = { name: '', parameters: {} };
-      out.push(this.ev('tool_started', { ...this.ids(), item_id: id, name: '', arguments: '' }));
+      // A result whose tool_use is not in this stream (a stream cut at the front), or a second
+      // result of one call: start it bare.
+      call = { item: this.itemId(id), name: '', parameters: {} };
+      out.push(this.ev('tool_started', { ...this.ids(), item_id: call.item, name: '', arguments: '' }));
     }
     this.open.delete(id);
+    const item = call.item;
     const ok = line.status === OK;
     const output = str(line.output);
     const error = ok ? '' : str(obj(line.error)?.message) || output;
-    if (output !== '') out.push(this.ev('tool_output_delta', { ...this.ids(), item_id: id, delta: output }));
+    if (output !== '') out.push(this.ev('tool_output_delta', { ...this.ids(), item_id: item, delta: output }));
     const { name } = toolNameArgs(call.name, call.parameters);
-    out.push(this.ev('tool_completed', { ...this.ids(), item_id: id, name, status: ok ? 'completed' : 'failed', error }));
-    if (ok) this.afterSuccess(out, id, call);
+    out.push(this.ev('tool_completed', { ...this.ids(), item_id: item, name, status: ok ? 'completed' : 'failed', error }));
+    if (ok) this.afterSuccess(out, item, call);
     if (call.name === AGENT_TOOL) {
       out.push(
         this.ev('subagent_completed', {
           thread_id: this.thread,
-          agent_id: id,
+          agent_id: item,
           agent_type: str(call.parameters.agent_name),
           status: ok ? 'completed' : 'failed',
           description: str(call.parameters.prompt),
@@ -268,7 +285,7 @@ class GeminiMapping implements Mapper {
     this.ensureTurn(out);
     const ids = this.ids();
     // A call the stream never finished (cancelled mid-tool): its result will not come.
-    for (const id of this.open.keys()) out.push(this.ev('tool_removed', { ...ids, item_id: id }));
+    for (const call of this.open.values()) out.push(this.ev('tool_removed', { ...ids, item_id: call.item }));
     this.open.clear();
     if (ok && this.text !== '') out.push(this.ev('agent_message_final', { ...ids, message: this.text }));
     if (usage !== undefined) out.push(this.ev('usage_updated', { ...ids, ...usage }));
