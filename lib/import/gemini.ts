@@ -9,7 +9,11 @@
  * `packages/cli/src/nonInteractiveCli.ts` (what is emitted when) and
  * `packages/cli/src/utils/errors.ts` (`handleError`,
  * `handleCancellationError`, `handleMaxTurnsExceededError`), checked
- * against streams of the released CLI 0.61.0 (test/fixtures/import/gemini/).
+ * against the bundle and streams of the released CLI 0.61.0
+ * (test/fixtures/import/gemini/). In 0.61.0 the same six types come from the
+ * `LegacyAgentSession` event loop of `runNonInteractive`: a non-fatal `error`
+ * is `severity` `error` for RESOURCE_EXHAUSTED and `warning` otherwise, and a
+ * `result` with status `error` may carry no `error` object (invalid stream).
  *
  * One Gemini process answers one prompt and marks no turns, so this mapper
  * synthesizes them. Everything synthesized, and everything lost, is listed in
@@ -24,6 +28,8 @@
  * - `usage_updated` once, at `result`, from `result.stats` (process totals):
  *   Gemini's `input_tokens` includes cached tokens, wuu's does not, so
  *   input = `stats.input` (= input_tokens - cached), cache_read = `cached`.
+ * - `tool_removed` for a call with no `tool_result` when the run ends; an
+ *   item id `<tool_id>#<n>` should a turn see one `tool_id` twice.
  * - Empty values for the wuu fields the stream never carries
  *   (`protocol_version`, `workspace_root`, `cwd`, `trace_path`, `run_id`...).
  * Each event carries the producer's `timestamp` (an extra field wuu-usage
