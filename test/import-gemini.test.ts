@@ -463,7 +463,7 @@ const names = Object.keys(manifest.fixtures);
 t.test('the fixtures are the real CLI, every scenario the issue asks for', async (t) => {
   t.equal(manifest.cli, '@google/gemini-cli');
   t.match(manifest.version, /^\d+\.\d+\.\d+/);
-  for (const name of ['simple', 'shell', 'edit', 'subagent', 'api-error', 'denied', 'policy-deny', 'hook-block', 'interrupt', 'interrupt-tool', 'killed', 'resume-first', 'resume']) {
+  for (const name of ['simple', 'shell', 'edit', 'subagent', 'api-error', 'denied', 'policy-deny', 'hook-block', 'loop', 'interrupt', 'interrupt-tool', 'killed', 'resume-first', 'resume']) {
     t.ok(names.includes(name), `fixture ${name}`);
     t.ok(fs.existsSync(path.join(FIXTURES, `${name}.jsonl`)), `${name}.jsonl`);
   }

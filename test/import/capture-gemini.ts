@@ -176,6 +176,16 @@ const SCENARIOS: Scenario[] = [
     replies: [{ chunks: [text('Hello.'), done({ prompt: 1000, output: 3, cached: 0 })] }],
   },
   {
+    name: 'loop',
+    description: 'the model repeats one tool call: loop detection stops the run with a warning error event',
+    prompt: 'Check the time.',
+    args: [...FLASH, '--yolo'],
+    replies: [
+      ...Array.from({ length: 6 }, (_, i) => ({ chunks: [call('run_shell_command', { command: 'echo again', description: 'again' }), done({ prompt: 1000 + 100 * i, output: 10, cached: 900 })] })),
+      { chunks: [text('Stopped.'), done({ prompt: 1700, output: 3, cached: 1500 })] },
+    ],
+  },
+  {
     name: 'interrupt',
     description: 'Ctrl+C on the terminal stdin while the model streams: FatalCancellationError, exit 130',
     prompt: 'Write a long essay.',
