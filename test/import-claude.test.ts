@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createClaudeMapper } from '../lib/import/claude.js';
 import type { ImportedEvent } from '../lib/import/mapper.js';
 // The encoder moves to lib/import/encode.ts with the import core: this is the one import to repoint.
-import { goLine } from './producer/go-json.js';
+import { goLine } from '../lib/import/encode.js';
 import { ROOT, jsonl, runBin } from './helpers.js';
 import { PLANTED_AWS, PLANTED_KEY } from './import/capture-claude.js';
 

@@ -122,7 +122,7 @@ for (const name of FIXTURES) {
     }
 
     const first = events(out)[0]!;
-    t.same(first, { effort: '', max_parallel: 0, model: '', permissions: {}, protocol_version: '', provider: '', source: 'codex', type: 'session_configured', variant: '', workspace_root: '' });
+    t.same(first, { effort: '', max_parallel: 0, model: '', permissions: {}, protocol_version: '', provider: '', source: { producer: 'codex' }, type: 'session_configured', variant: '', workspace_root: '' });
   });
 }
 

@@ -7,6 +7,7 @@ import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spec } from '../bin/wuu-import.js';
+import { spec as check } from '../bin/wuu-check.js';
 import { createImport, detectLine, goJson, goLine, goString, importStream, MAPPERS, struct, type Detection, type ImportedEvent, type Mapper } from '../lib/import/index.js';
 import { liveProcess, ROOT } from './helpers.js';
 import { runIn } from './runner-harness.js';
@@ -196,7 +197,7 @@ t.test('each file is its own stream', async (t) => {
 });
 
 t.test('--from names the producer; the registry has the mappings', async (t) => {
-  t.same(Object.keys(MAPPERS), ['codex']);
+  t.same(Object.keys(MAPPERS), ['claude', 'codex', 'gemini']);
   const codex = fs.readFileSync(path.join(CODEX, 'simple.jsonl'));
   const auto = await runIn(spec, [], codex);
   const forced = await runIn(spec, ['--from', 'codex'], codex);
@@ -273,7 +274,7 @@ t.test('live: each line of a producer writing slowly is converted at once', asyn
   const lines = fs.readFileSync(path.join(CODEX, 'shell.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
   const live = liveProcess('wuu-import');
   live.write(`${lines[0]}\n`);
-  t.match(JSON.parse(await live.nextLine()), { type: 'session_configured', source: 'codex' });
+  t.match(JSON.parse(await live.nextLine()), { type: 'session_configured', source: { producer: 'codex' } });
   t.match(JSON.parse(await live.nextLine()), { type: 'thread_started' });
   live.write(`${lines[1]}\n${lines[2]}\n`);
   t.match(JSON.parse(await live.nextLine()), { type: 'turn_started' }, 'the warning item gives nothing, the turn start at once');
@@ -296,4 +297,25 @@ t.test('-f: a followed Codex stream ends after its turn ends (Codex writes no re
   t.equal(core.endsRun!('turn.completed'), false, 'nothing ends while the producer is unknown');
   core.push({ type: 'thread.started', event: { type: 'thread.started', thread_id: 'x' }, file: 'f', line: 1 }, () => {});
   t.same(['turn.completed', 'turn.failed', 'result', 'item.completed'].map((type) => core.endsRun!(type)), [true, true, false, false]);
+});
+
+t.test('every Claude and Gemini capture is recognised by itself and converts to a stream wuu-check accepts', async (t) => {
+  const dirs = [path.join(ROOT, 'test', 'fixtures', 'import', 'gemini')];
+  const claude = path.join(ROOT, 'test', 'fixtures', 'import', 'claude');
+  for (const version of fs.readdirSync(claude)) dirs.push(path.join(claude, version));
+  let files = 0;
+  for (const dir of dirs) {
+    for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+      const input = fs.readFileSync(path.join(dir, name));
+      const producer = dir.includes(`${path.sep}gemini`) ? 'gemini' : 'claude';
+      const auto = await runIn(spec, [], input);
+      const forced = await runIn(spec, ['--from', producer], input);
+      t.equal(auto.stdout, forced.stdout, `${producer} ${name}: auto-detected as ${producer}`);
+      if (auto.stdout === '') continue; // a refused start writes nothing to convert
+      const checked = await runIn(check, ['-'], auto.stdout);
+      t.match(checked.stderr, / 0 errors/, `${producer} ${name}: wuu-check finds no error`);
+      files++;
+    }
+  }
+  t.ok(files >= 30, `${files} captures converted`);
 });

@@ -13,10 +13,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createGeminiMapper } from '../lib/import/gemini.js';
 import type { ImportedEvent } from '../lib/import/mapper.js';
-import { RESULT_EXIT } from '../lib/result.js';
+import { RESULT_EXIT } from '../lib/result/index.js';
 import { FC_SEED, ROOT, runBin } from './helpers.js';
 // The encoder: moves to lib/import/encode.ts with the import core (the one place to repoint).
-import { goLine } from './producer/go-json.js';
+import { goLine } from '../lib/import/encode.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'import', 'gemini');
 const S = 'sess-1';

@@ -167,7 +167,7 @@ export function createCodexMapper(): Mapper {
     if (!configured) {
       configured = true;
       // Codex's stream names no model, provider, directory or permissions (they are only in its rollout file).
-      out.push({ type: 'session_configured', protocol_version: '', provider: '', model: '', effort: '', variant: '', max_parallel: 0, workspace_root: '', permissions: struct({}), source: 'codex' });
+      out.push({ type: 'session_configured', protocol_version: '', provider: '', model: '', effort: '', variant: '', max_parallel: 0, workspace_root: '', permissions: struct({}), source: { producer: 'codex' } });
     }
     if (turn !== undefined) {
       // The previous process ended inside a turn (Codex writes nothing on an interrupt).

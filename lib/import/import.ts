@@ -11,14 +11,18 @@
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
+import { createClaudeMapper } from './claude.js';
 import { createCodexMapper } from './codex.js';
+import { createGeminiMapper } from './gemini.js';
 import { detectLine, SNIFF_LINES, unrecognisedMessage, type Detection, type From, type Producer } from './detect.js';
 import { goLine } from './encode.js';
 import type { Mapper } from './mapper.js';
 
 /** The mappings this build has, by producer. Each one is a line here. */
 export const MAPPERS: Readonly<Partial<Record<Producer, () => Mapper>>> = Object.freeze({
+  claude: createClaudeMapper,
   codex: createCodexMapper,
+  gemini: createGeminiMapper,
 });
 
 /** Exit status for an input that cannot be converted (unrecognised or unsupported). */
