@@ -36,6 +36,11 @@ export interface CheckOptions {
   ignore?: readonly string[];
   /** Receives the summary line at the end (the binary sends it to stderr). Default: dropped. */
   summary?: (line: string) => void;
+  /**
+   * Most warnings allowed (eslint's `--max-warnings`): more than this many
+   * make the status 1, as an error would. Default: no limit (warnings never fail).
+   */
+  maxWarnings?: number;
 }
 
 interface TurnState {
@@ -94,6 +99,7 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
   let errors = 0;
   let warnings = 0;
   let files = 0;
+  const tooManyWarnings = () => options.maxWarnings !== undefined && warnings > options.maxWarnings;
 
   const report = (emit: Emit, file: string, line: number, rule: string, message: string) => {
     if (ignored.has(rule)) return;
@@ -322,9 +328,10 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
     },
     end() {
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-      options.summary?.(`checked ${plural(files, 'file')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`);
+      const over = tooManyWarnings() ? ` (more than --max-warnings ${options.maxWarnings})` : '';
+      options.summary?.(`checked ${plural(files, 'file')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over}`);
     },
-    status: () => (errors > 0 ? 1 : 0),
+    status: () => (errors > 0 || tooManyWarnings() ? 1 : 0),
   };
 }
 
