@@ -462,6 +462,8 @@ t.test('binary: failed commands with wuu-filter --where on exit_code', async (t)
   const ids = (out: string) => jsonl(out).map((e) => `${String(e.item_id).replace(/^.*-(item-\d+)$/, '$1')}=${JSON.stringify(e.exit_code)}`);
   const failed = await runShell(`wuu-accumulate ${file} | wuu-filter tool_call --where '$.name==bash' --where '$.exit_code!=0'`);
   t.same([ids(failed.stdout), failed.stderr, failed.code], [['item-2=2', 'item-8=null', 'item-12=137', 'item-14=null', 'item-16=1'], '', 0]);
+  const bare = await runShell(`wuu-accumulate ${file} | wuu-filter tool_call --where '$.exit_code!=0'`);
+  t.same(ids(bare.stdout), ['item-2=2', 'item-8=null', 'item-10=undefined', 'item-12=137', 'item-14=null', 'item-16=1'], 'alone, != also keeps unknown codes and calls without one (documented)');
   const known = await runShell(`wuu-accumulate ${file} | wuu-filter tool_call --where '$.exit_code!=0' --where '$.exit_code!=null' --where '$.exit_code'`);
   t.same(ids(known.stdout), ['item-2=2', 'item-12=137', 'item-16=1'], 'known non-zero codes only');
   const positive = await runShell(`wuu-accumulate ${file} | wuu-filter --where '$.exit_code>0'`);
