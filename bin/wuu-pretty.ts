@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { colorEnabled, createPretty, type ColorMode } from '../lib/pretty/index.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 /** Whether a path names a directory (its files each get a heading). */
 function isDirectory(name: string): boolean {

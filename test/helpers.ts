@@ -88,7 +88,7 @@ export async function runBin(name: string, args: string[], options: BinOptions =
   try {
     if (bin.main !== undefined) code = await bin.main(runOptions);
     else {
-      const runner = (await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'runner.js')).href)) as RunnerModule;
+      const runner = (await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'cli', 'index.js')).href)) as RunnerModule;
       code = await runner.run(bin.spec, runOptions);
     }
   } catch (err) {

@@ -12,7 +12,7 @@ import { spec as prettySpec } from '../bin/wuu-pretty.js';
 import { createPretty, pretty, type PrettyOptions } from '../lib/pretty/index.js';
 import { fileResultView, isFileTool } from '../lib/pretty/file-result.js';
 import { OutputFold } from '../lib/pretty/fold.js';
-import { parse } from '../lib/core.js';
+import { parse } from '../lib/jsonl.js';
 import { makeRecord, type Output } from '../lib/jsonl.js';
 import type { WuuEvent } from '../lib/events.js';
 import { chunked, example, pipeThrough, runBin } from './helpers.js';

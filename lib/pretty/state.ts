@@ -20,7 +20,7 @@ import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import { FILE_RESULT_CAP, fileResultView, isFileTool } from './file-result.js';
 import { Agents, OK_STATUSES } from './agents.js';
 import type { ItemView, Renderer, RunTotals, TurnHow, TurnView } from './renderer.js';
-import { addUsage, usageOf, zeroUsage, type Usage } from './usage.js';
+import { addUsage, usageOf, zeroUsage, type Usage } from './token-usage.js';
 import { keyValuesOf, sessionView, todoView } from './views.js';
 
 /** Options of the state. */

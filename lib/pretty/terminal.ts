@@ -12,7 +12,7 @@ import { clip, expandTabs, firstLineMarked, formatDuration, plural } from './for
 import { LiveStatus, type LiveOptions } from './live.js';
 import { isFileTool } from './file-result.js';
 import { toolStatusLabel, type FileChangeView, type ItemView, type Renderer, type ResultView, type RunTotals, type SessionView, type SubagentView, type TodoView, type ToolEnd, type TurnEnd, type TurnView } from './renderer.js';
-import { describeUsage, hasUsage } from './usage.js';
+import { describeUsage, hasUsage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
 /** Options of the terminal renderer. */
