@@ -76,6 +76,12 @@ export interface Core {
   /** Exit status owed at the end (for example a failed check); 0 when fine. */
   status?(): number;
   /**
+   * Follow mode: the named input does not exist yet and the runner waits for
+   * it (called once each time it goes missing). A view can say so instead of
+   * showing nothing.
+   */
+  waiting?(file: string, emit: Emit): void;
+  /**
    * A line longer than --max-line-bytes, offered to the core before it is
    * dropped (wuu-redact streams such a line through a streaming JSON parser).
    * Return undefined to decline: the line is reported and dropped as usual.

@@ -39,6 +39,11 @@ export interface CheckOptions {
    * read only in part is then not judged for its missing result.
    */
   interrupted?: () => boolean;
+  /**
+   * Most warnings allowed (eslint's `--max-warnings`): more than this many
+   * make the status 1, as an error would. Default: no limit (warnings never fail).
+   */
+  maxWarnings?: number;
 }
 
 interface TurnState {
@@ -99,6 +104,7 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
   let files = 0;
   /** A stream was left unread at its end because the checker was stopped. */
   let stoppedEarly = false;
+  const tooManyWarnings = () => options.maxWarnings !== undefined && warnings > options.maxWarnings;
 
   const report = (emit: Emit, file: string, line: number, rule: string, message: string) => {
     if (ignored.has(rule)) return;
@@ -330,9 +336,10 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
     end() {
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
       const partly = stoppedEarly ? ' (stopped before the end of the input: its result was not read)' : '';
-      options.summary?.(`checked ${plural(files, 'file')}${partly}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`);
+      const over = tooManyWarnings() ? ` (more than --max-warnings ${options.maxWarnings})` : '';
+      options.summary?.(`checked ${plural(files, 'file')}${partly}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over}`);
     },
-    status: () => (errors > 0 ? 1 : 0),
+    status: () => (errors > 0 || tooManyWarnings() ? 1 : 0),
   };
 }
 

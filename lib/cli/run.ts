@@ -130,6 +130,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     onChunk: (chunk: Buffer, file: string) => void | Promise<void>,
     onStart?: (file: string) => void,
     onEnd?: (file: string, damage: string | undefined) => void | Promise<void>,
+    onWaiting?: (file: string) => Promise<void>,
   ): Promise<boolean> => {
     const entries = (names.length === 0 ? ['-'] : names).flatMap(listInputs);
     for (const entry of entries) {
@@ -155,7 +156,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         : undefined;
       const raw = follow && entry.name !== '-' ? undefined : openRaw(entry.name, stdin);
       raw?.on('error', () => {}); // surfaced through the iterator
-      const source: AsyncIterable<Buffer> = raw ?? followFile(entry.name, stop.signal);
+      const source: AsyncIterable<Buffer> = raw ?? followFile(entry.name, stop.signal, onWaiting && (() => onWaiting(file)));
       const it = inputBytes(source)[Symbol.asyncIterator]();
       const stopped = new Promise<'stop'>((resolve) => {
         if (stop.signal.aborted) resolve('stop');
@@ -295,6 +296,11 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         if (!state.stopped || state.signal !== undefined) core.endFile?.(name, emit);
         await flush();
       },
+      core.waiting &&
+        (async (name) => {
+          core.waiting!(name, emit);
+          await flush();
+        }),
     );
     // A bad line under --strict stops everything; otherwise flush what is open.
     if (!(state.stopped && state.signal === undefined)) core.end?.(emit);

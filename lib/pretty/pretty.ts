@@ -46,6 +46,11 @@ export interface PrettyOptions {
    * elapsed times by arrival (`now`, default Date.now). Terminal text only.
    */
   live?: { write: (text: string) => void; now?: () => number; intervalMs?: number };
+  /**
+   * Where a Markdown or HTML view sends what is not part of the document
+   * (follow mode waiting for a file); the terminal view shows it in place.
+   */
+  notice?: (message: string) => void;
 }
 
 /** `--color` values. */
@@ -82,11 +87,12 @@ export function createPretty(options: PrettyOptions = {}): Core {
   const now = live?.now ?? Date.now;
   const writer = new TextWriter();
   let renderer: Renderer;
+  let terminal: TerminalRenderer | undefined;
   if (html) renderer = new HtmlRenderer(writer, { full, foldLines: DOC_FOLD_LINES });
   else if (md) renderer = new MarkdownRenderer(writer, { width, full, foldLines: DOC_FOLD_LINES });
   else {
     const liveOptions = live === undefined ? undefined : { write: live.write, now, intervalMs: live.intervalMs };
-    renderer = new TerminalRenderer(writer, { color: options.color === true, width, full, live: liveOptions });
+    renderer = terminal = new TerminalRenderer(writer, { color: options.color === true, width, full, live: liveOptions });
   }
   const state = new PrettyState(renderer, {
     headLines: full ? Number.POSITIVE_INFINITY : doc ? 40 : Math.max(0, options.headLines ?? 3),
@@ -107,6 +113,11 @@ export function createPretty(options: PrettyOptions = {}): Core {
     invalid(raw, emit) {
       writer.emit = emit;
       state.invalid(raw);
+    },
+    waiting(file, emit) {
+      writer.emit = emit;
+      if (terminal) terminal.waiting(file);
+      else options.notice?.(`waiting for ${file} to appear`);
     },
     endFile(_file, emit) {
       writer.emit = emit;
