@@ -18,7 +18,7 @@ export const CORPUS_DIR = path.join(HERE, 'fixtures', 'redact', 'corpus');
 
 /** One sample secret of a peer. */
 export interface CorpusSecret {
-  source: 'gitleaks' | 'secretlint';
+  source: 'gitleaks' | 'secretlint' | 'trufflehog' | 'detect-secrets';
   provider: string;
   secret: string;
   /** The identifier the peer planted it with (`{id}_api_token = "..."`). */
@@ -33,10 +33,18 @@ export interface FalsePositiveSample {
   text: string;
 }
 
+/**
+ * The corpus: gitleaks' and secretlint's samples (secrets.json, build.mjs) and
+ * trufflehog's and detect-secrets' (secrets-wide.json, build-wide.mjs), with
+ * the peers' false-positive samples of both builds.
+ */
 export function loadCorpus(): { secrets: CorpusSecret[]; falsePositives: FalsePositiveSample[] } {
-  const secrets = (JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'secrets.json'), 'utf8')) as { secrets: CorpusSecret[] }).secrets;
-  const falsePositives = (JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'false-positives.json'), 'utf8')) as { samples: FalsePositiveSample[] })
-    .samples;
+  const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, file), 'utf8')) as T;
+  const secrets = [...read<{ secrets: CorpusSecret[] }>('secrets.json').secrets, ...read<{ secrets: CorpusSecret[] }>('secrets-wide.json').secrets];
+  const falsePositives = [
+    ...read<{ samples: FalsePositiveSample[] }>('false-positives.json').samples,
+    ...read<{ samples: FalsePositiveSample[] }>('false-positives-wide.json').samples,
+  ];
   return { secrets, falsePositives };
 }
 
@@ -133,7 +141,23 @@ export const NOT_SECRETS: ReadonlyArray<{ match: (s: CorpusSecret) => boolean; r
   { match: (s) => s.provider === 'gcp-service-account', reason: 'the marker `"type": "service_account"`, not a secret' },
   { match: (s) => s.secret.includes('AWS_ACCOUNT_ID'), reason: 'an AWS account id: public identifier' },
   { match: (s) => s.provider === 'secretlint-azure' && /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(s.secret), reason: 'an Azure tenant/client id (UUID): public identifier' },
+  {
+    match: (s) => s.provider.startsWith('trufflehog-azure') && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s.secret),
+    reason: 'an Azure tenant, client or object id (UUID): public identifier',
+  },
+  { match: (s) => /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}$/.test(s.secret), reason: 'an e-mail address: an account name, redacted as <email> by the path rules' },
+  { match: (s) => /^(?:https?:\/\/)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,6}\/?$/i.test(s.secret), reason: 'a host name: public' },
+  { match: (s) => isPlaceholderFill(s), reason: 'a placeholder: the body is one character repeated (`xxxx`, `aaaa`, `0000`)' },
 ];
+
+/** A sample whose body beyond its public prefix is mostly one repeated character (a documentation placeholder). */
+function isPlaceholderFill(entry: CorpusSecret): boolean {
+  const body = entry.secret.slice(publicPrefix(entry.secret).length).replace(/^(?:AP[0-9A-F]|AKC)/, '');
+  if (body.length < 6) return false;
+  const counts = new Map<string, number>();
+  for (const ch of body) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  return Math.max(...counts.values()) * 10 >= body.length * 6 && new Set(body).size <= 6;
+}
 
 /** The public prefix of a secret that may stay (its documented prefix), or ''. */
 export function publicPrefix(secret: string): string {
@@ -166,6 +190,9 @@ export function sensitivePart(entry: CorpusSecret): string {
     const end = body.indexOf('-----END');
     return (end < 0 ? body : body.slice(0, end)).trim();
   }
+  // A connection string (`Endpoint=...;Id=...;Secret=...`, `jdbc:...;password=...`): its secret values.
+  const secretValues = [...s.matchAll(/(?:^|[;&?])\s*(?:secret|password|pwd|accountkey|sharedaccesskey|sig|key)\s*=\s*([^;&]+)/gi)].map((m) => m[1]!);
+  if (secretValues.length > 0 && /[;&]/.test(s)) return secretValues.join('\n');
   if (s.startsWith('{')) {
     const key = /"private_key"\s*:\s*"([^"]+)"/.exec(s);
     if (key) return key[1]!;
@@ -844,7 +871,10 @@ export function missesMarkdown(m: Measure, s: Summary): string {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const started = Date.now();
-  const m = measure(loadCorpus().secrets);
+  const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
+  // HELDOUT=FILE: measure another draw (build.mjs with another seed) instead of the corpus.
+  const pool = process.env.HELDOUT ? (JSON.parse(fs.readFileSync(process.env.HELDOUT, 'utf8')) as { secrets: CorpusSecret[] }).secrets : loadCorpus().secrets;
+  const m = measure(pool.filter((e) => only === undefined || only.test(`${e.source} ${e.provider}`)));
   const s = summarize(m);
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
   console.log(
