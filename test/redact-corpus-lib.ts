@@ -134,6 +134,12 @@ export const SELF_PREFIXES: readonly RegExp[] = [
   /^AKCp/,
   /^eyJ/,
   /^-----BEGIN/,
+  // Formats added with the trufflehog / detect-secrets samples and the issue-21 misses.
+  /^s-s4t2(?:ud|af)-/,
+  /^p8e-/,
+  /^[A-Za-z0-9]{6}_(?=[A-Za-z0-9]{29}_mmk$)/,
+  /^(?:bkua_|CCIPAT_|BBDC-|lsv2_(?:pt|sk)_|[sp]k-lf-|nvapi-|xai-|pat-(?:na|eu)1-|phx_|aio_|apify_api_|alcht_|rootly_|salad_cloud_(?:org|user)_|spu-|da2-|fig[pr]_|cfk_|ak_(?:live|test)_|shltm_|bb_(?:ma|pr)_|3MVG9|5Aep861)/,
+  /^(?:dckr_oat_|gloas-|glpat-|sk-or-v1-|sk-proj-)/,
 ];
 
 /** Peer samples that are not secrets (public identifiers, markers): excluded, with the reason. */
@@ -148,6 +154,7 @@ export const NOT_SECRETS: ReadonlyArray<{ match: (s: CorpusSecret) => boolean; r
   { match: (s) => /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}$/.test(s.secret), reason: 'an e-mail address: an account name, redacted as <email> by the path rules' },
   { match: (s) => /^(?:https?:\/\/)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,6}\/?$/i.test(s.secret), reason: 'a host name: public' },
   { match: (s) => isPlaceholderFill(s), reason: 'a placeholder: the body is one character repeated (`xxxx`, `aaaa`, `0000`)' },
+  { match: (s) => s.secret.includes('EXAMPLE'), reason: 'an EXAMPLE value (AWS documentation style): the peers allowlist `...EXAMPLE`' },
 ];
 
 /** A sample whose body beyond its public prefix is mostly one repeated character (a documentation placeholder). */
@@ -285,8 +292,9 @@ function prose(entry: CorpusSecret, self: boolean): string {
 
 /**
  * The cut points used for split deltas: every cut from 8 before the secret to
- * 2 after it (for a secret over 96 characters, every cut in its first and
- * last 48 and every 7th in between: PEM blocks would otherwise dominate).
+ * 16 into it and in its last 12 characters, every 4th in between (for a
+ * secret over 96 characters, every 28th in its middle part: PEM blocks would
+ * otherwise dominate), and 2 after it.
  */
 function cuts(text: string, secret: string): number[] {
   const at = text.indexOf(secret);
@@ -295,6 +303,8 @@ function cuts(text: string, secret: string): number[] {
   const out: number[] = [];
   for (let i = from; i <= to; i++) {
     const inside = i - at;
+    // Every cut near the edges of the secret (where prefixes and anchors are cut), every 4th in between.
+    if (inside > 16 && inside < secret.length - 12 && inside % 4 !== 0) continue;
     if (secret.length > 96 && inside > 48 && inside < secret.length - 48 && inside % 7 !== 0) continue;
     out.push(i);
   }
@@ -648,10 +658,15 @@ export function cleanStream(texts: string[]): string[] {
       goJson({ arguments: args, command: `echo ${text.split('\n')[0]}`, delta: `${text}\n`, item_id: item, name: 'bash', thread_id: th, turn_id: tu, type: 'command_output_delta' }),
       goJson({ error: '', item_id: item, name: 'bash', status: 'completed', thread_id: th, turn_id: tu, type: 'tool_completed' }),
     );
+    // Each split is a message of its own (its own thread): a stream that repeats the text without a
+    // separator (`password: real_keypassword: real_key`) is not a text anyone writes.
     for (let cut = 1; cut < Math.min(text.length, 40); cut += 7) {
+      const ths = `${th}-c${cut}`;
       lines.push(
-        goJson({ delta: text.slice(0, cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
-        goJson({ delta: text.slice(cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ thread_id: ths, turn_id: tu, type: 'turn_started' }),
+        goJson({ delta: text.slice(0, cut), thread_id: ths, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ delta: text.slice(cut), thread_id: ths, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ awaiting_auto_continuation: false, input_tokens: 1, output_tokens: 1, thread_id: ths, trace_path: '', turn_id: tu, type: 'turn_completed' }),
       );
     }
     lines.push(
