@@ -163,6 +163,7 @@ function isPlaceholderFill(entry: CorpusSecret): boolean {
   if (body.length < 6) return false;
   const counts = new Map<string, number>();
   for (const ch of body) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  if (/(.)\1{11}/.test(body)) return true; // a run of 12 of one character (`AAAAAAAAAAAA`)
   return Math.max(...counts.values()) * 10 >= body.length * 6 && new Set(body).size <= 6;
 }
 
@@ -199,7 +200,7 @@ export function sensitivePart(entry: CorpusSecret): string {
   }
   // A connection string (`Endpoint=...;Id=...;Secret=...`, `jdbc:...;password=...`): its secret values.
   const secretValues = [...s.matchAll(/(?:^|[;&?])\s*(?:secret|password|pwd|accountkey|sharedaccesskey|sig|key)\s*=\s*([^;&]+)/gi)].map((m) => m[1]!);
-  if (secretValues.length > 0 && /[;&]/.test(s)) return secretValues.join('\n');
+  if (secretValues.length > 0 && (/[;&]/.test(s) || /^[A-Za-z]{3,20}=/.test(s))) return secretValues.join('\n');
   if (s.startsWith('{')) {
     const key = /"private_key"\s*:\s*"([^"]+)"/.exec(s);
     if (key) return key[1]!;

@@ -155,13 +155,20 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   // --- Chat and collaboration -------------------------------------------
   token('slack-token', {
     description: 'Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxo-, xoxe-, xoxe.xoxp-, xapp-)',
-    prefixes: ['xoxb-', 'xoxp-', 'xoxs-', 'xoxo-', 'xoxe-', 'xapp-'],
+    prefixes: ['xoxb-', 'xoxp-', 'xoxe-', 'xapp-'],
     // These continue with a numeric team, app or version id (bot and user
     // tokens: 8 digits or more; app tokens: a 1-digit version).
     body: '(?:[0-9]{8,16}|[0-9]-[A-Z0-9]{6,16})-[A-Za-z0-9-]{8,255}',
     edge: `(?<![A-Za-z0-9.])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: 'A-Za-z0-9-',
     max: 255,
+  }),
+  token('slack-token', {
+    description: 'Slack legacy tokens (xoxs-, xoxo-: numeric ids and a hex tail)',
+    prefixes: ['xoxs-', 'xoxo-'],
+    body: '[0-9]{1,16}-[A-Za-z0-9-]{6,255}',
+    alphabet: 'A-Za-z0-9-',
+    max: 272,
   }),
   token('slack-token', {
     description: 'Slack legacy workspace and refresh tokens (xoxa-, xoxr-)',

@@ -153,8 +153,13 @@ function periodic(body: string): boolean {
 const FAKE_WORDS = /placeholder|changeme|change_me|notreal|not[_-]a[_-]real|insert[_-]|your[_-]|<your|redacted|abcdefghijklmnopqrstuvwxyz/i;
 
 /** A value that is code or a reference rather than a literal secret. */
-const REFERENCE =
-  /^(?:[A-Za-z_$][A-Za-z0-9_$]{0,64}(?:\.[A-Za-z_$][A-Za-z0-9_$]{0,64}){1,8}(?:\(\)?)?|%[sdv]|%\([a-z_]{1,32}\)s|(?:vault|secret|op|ssm|awssm|gcpsm|azkv|env|file|ref|sops|doppler|infisical)(?::[A-Za-z0-9_./#@-]{1,256}){1,2}|new [A-Za-z_$][A-Za-z0-9_.$]{0,64}\(?|[A-Za-z_$][A-Za-z0-9_$.]{0,64}\(\)?)$/;
+const IDENT = '(?:[a-z_$][A-Za-z0-9_$]{0,40}|[A-Z][A-Z0-9_]{0,40}|(?:[A-Z][a-z0-9]{1,20}){1,6})';
+const REFERENCE = new RegExp(
+  `^(?:${IDENT}(?:\\.${IDENT}){1,8}(?:\\(\\)?)?` +
+    '|%[sdv]|%\\([a-z_]{1,32}\\)s' +
+    '|(?:vault|secret|op|ssm|awssm|gcpsm|azkv|env|file|ref|sops|doppler|infisical)(?::[A-Za-z0-9_./#@-]{1,256}){1,2}' +
+    '|new [A-Za-z_$][A-Za-z0-9_.$]{0,64}\\(?|[A-Za-z_$][A-Za-z0-9_$.]{0,64}\\(\\)?)$',
+);
 /** `${...}` and `#{...}` interpolations of any expression (`${aws_db_instance.default.password}`). */
 const INTERPOLATION = /^[$#%]\{[^{}]{1,200}\}$/;
 /** A host name (`5h.ca.iphmx.com`, `db.internal`): letters, digits, dots, a TLD-like last label. */
@@ -164,13 +169,17 @@ const UPPER_NAME = /^(?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})(?:[-_](?
 /** A value that itself holds a key naming a secret and its separator: text, not a secret. */
 const HOLDS_KEY = /(?:password|passwd|secret|token|api_?key)["']?[ \t]{0,4}[:=]/i;
 /** A value encrypted at rest (SOPS `ENC[AES256_GCM,...]`, Ansible `$ANSIBLE_VAULT`): not readable. */
-const ENCRYPTED = /^(?:ENC\[[A-Z0-9_]{2,20},|\$ANSIBLE_VAULT;)/;
+const ENCRYPTED = /^(?:ENC\[[A-Z0-9_]{2,20}(?:,|$)|\$ANSIBLE_VAULT;)/;
 /** A CSS colour (`#123abc`), never a secret. */
 const COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 /** An e-mail address: an account name, taken by the e-mail rule when paths are private. */
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}$/;
-/** A word: letters, with `_`, `.` or `-` between them (gitleaks' generic allowlist). */
-const WORD = /^[A-Za-z][A-Za-z_.-]{0,47}$/;
+/**
+ * Words: lower-case, upper-case, Capitalised or camelCase runs of letters,
+ * joined by `_`, `.` or `-` (gitleaks' generic allowlist takes any letters;
+ * base64 such as `dXNlcjpwYXNz` is not a word).
+ */
+const WORD = /^(?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})(?:[_.-](?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})){0,8}$/;
 /** Markup (`<xsd:element name=...`), not a value. */
 const MARKUP = /^<[A-Za-z?!/]/;
 
@@ -188,7 +197,8 @@ export function isKeyedValueSecret(value: string): boolean {
   if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v)) return false;
   if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
   if (malformedToken(v)) return false;
-  if (WORD.test(v) && !/[A-Z].*[a-z].*[A-Z]|[a-z].*[A-Z].*[a-z].*[A-Z]/.test(v)) return false;
+  // A word or a snake/kebab-case phrase; a long run of random letters (`seugeupfknprstoe`) stays a secret.
+  if (v.length <= 48 && WORD.test(v) && (v.length <= 12 || /[_.-]/.test(v) || entropy(v) < 3.2)) return false;
   if (FAKE_WORDS.test(v)) return false;
   if (!/[A-Za-z0-9]/.test(v)) return false;
   if (v.length >= 8 && isPlaceholder(v)) return false;
@@ -247,7 +257,11 @@ function decode64(text: string): string | undefined {
 function jsonHeader(value: string): boolean {
   if (!value.startsWith('eyJ')) return true;
   const dot = value.indexOf('.');
-  if (dot < 0) return value.length >= 48;
+  if (dot < 0) {
+    // A lone segment: a JWT header alone (`{"alg":...}` and nothing else) is no secret.
+    const whole = decode64(value);
+    return whole === undefined || !/^\{[\x20-\x7e\s]*\}\s*$/.test(whole);
+  }
   const head = decode64(value.slice(0, dot));
   return head !== undefined && head.includes('}');
 }
@@ -267,7 +281,8 @@ function prefixTable(): Array<[string, RegExp[]]> {
   const table = new Map<string, RegExp[]>();
   for (const rule of PROVIDER_RULES) {
     for (const marker of rule.markers ?? []) {
-      if (marker.length < 4 || !/^[A-Za-z0-9]/.test(marker)) continue;
+      // Weak or word-like prefixes (`SK`, `pat`, `secret_`) say nothing about a value.
+      if (marker.length < 4 || !/^[A-Za-z0-9]/.test(marker) || /^[A-Za-z]+_$/.test(marker)) continue;
       let list = table.get(marker);
       if (!list) table.set(marker, (list = []));
       list.push(new RegExp(`^(?:${rule.pattern})$`, rule.flags ?? ''));
@@ -286,7 +301,8 @@ function prefixTable(): Array<[string, RegExp[]]> {
 function malformedToken(value: string): boolean {
   let claimed = false;
   for (const [prefix, patterns] of prefixTable()) {
-    if (!value.startsWith(prefix)) continue;
+    // A long value is a token of a shape we do not know yet, not an example.
+    if (!value.startsWith(prefix) || value.length - prefix.length >= 40) continue;
     claimed = true;
     if (patterns.some((re) => re.test(value))) return false;
   }
