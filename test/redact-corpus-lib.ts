@@ -155,7 +155,17 @@ export const NOT_SECRETS: ReadonlyArray<{ match: (s: CorpusSecret) => boolean; r
   { match: (s) => /^(?:https?:\/\/)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,6}\/?$/i.test(s.secret), reason: 'a host name: public' },
   { match: (s) => isPlaceholderFill(s), reason: 'a placeholder: the body is one character repeated (`xxxx`, `aaaa`, `0000`)' },
   { match: (s) => s.secret.includes('EXAMPLE'), reason: 'an EXAMPLE value (AWS documentation style): the peers allowlist `...EXAMPLE`' },
+  { match: (s) => s.source === 'trufflehog' && /^[a-z]+(?:_[a-z]+)+$|^[a-z]+(?:[A-Z][a-z]+)+$/.test(s.secret), reason: 'a field name (`client_email`, `refreshToken`) taken out of a joined trufflehog result' },
+  { match: (s) => s.source === 'trufflehog' && /^(?:[a-z0-9]+\/){2,}/.test(s.secret), reason: 'a URL path taken out of a joined trufflehog result' },
+  { match: (s) => s.source === 'trufflehog' && isJwtSegment(s.secret), reason: 'one segment of a JWT (a header or claims alone) taken out of a joined trufflehog result' },
 ];
+
+/** A lone base64url segment that decodes to a whole JSON object: a JWT header or claims part. */
+function isJwtSegment(secret: string): boolean {
+  if (!/^eyJ[A-Za-z0-9_-]+$/.test(secret)) return false;
+  const text = Buffer.from(secret, 'base64url').toString('latin1');
+  return /^\{[\x20-\x7e\s]*\}$/.test(text.trim());
+}
 
 /** A sample whose body beyond its public prefix is mostly one repeated character (a documentation placeholder). */
 function isPlaceholderFill(entry: CorpusSecret): boolean {
@@ -261,6 +271,8 @@ export const POSITIONS = [
   'toml',
   'ini',
   'json_output',
+  'url_query',
+  'auth_header',
 ] as const;
 export type Position = (typeof POSITIONS)[number];
 
@@ -292,20 +304,20 @@ function prose(entry: CorpusSecret, self: boolean): string {
 }
 
 /**
- * The cut points used for split deltas: every cut from 8 before the secret to
- * 16 into it and in its last 12 characters, every 4th in between (for a
+ * The cut points used for split deltas: every cut from 3 before the secret to
+ * 10 into it and in its last 6 characters, every 6th in between (for a
  * secret over 96 characters, every 28th in its middle part: PEM blocks would
  * otherwise dominate), and 2 after it.
  */
 function cuts(text: string, secret: string): number[] {
   const at = text.indexOf(secret);
-  const from = Math.max(1, at - 8);
+  const from = Math.max(1, at - 3);
   const to = Math.min(text.length - 1, at + secret.length + 2);
   const out: number[] = [];
   for (let i = from; i <= to; i++) {
     const inside = i - at;
     // Every cut near the edges of the secret (where prefixes and anchors are cut), every 4th in between.
-    if (inside > 16 && inside < secret.length - 12 && inside % 4 !== 0) continue;
+    if (inside > 10 && inside < secret.length - 6 && inside % 6 !== 0) continue;
     if (secret.length > 96 && inside > 48 && inside < secret.length - 48 && inside % 7 !== 0) continue;
     out.push(i);
   }
@@ -432,6 +444,14 @@ export function plantings(entry: CorpusSecret, self = isSelfPrefixed(entry.secre
   add('yaml', (th, tu, it) => bash(th, tu, it, 'cat config.yml', `${id}:\n  region: us-east-1\n${id}_token: ${S}\n`));
   add('toml', (th, tu, it) => bash(th, tu, it, 'cat config.toml', `[${id}]\napi_key = "${S}"\n`));
   add('ini', (th, tu, it) => bash(th, tu, it, 'cat settings.ini', `[${id}]\n${id}Password = ${S}\n`));
+  // A secret-named URL query parameter (issue 21: `?key=`, `access_token=`, `sig=`...), the name rotating per secret.
+  const param = ['key', 'access_token', 'sig', 'api_key', 'token', 'client_secret'][identifier(entry).length % 6]!;
+  add('url_query', (th, tu, it) =>
+    bash(th, tu, it, 'tail -n 1 access.log', `GET https://api.example.com/v1/items?page=2&${param}=${encodeURIComponent(S)} 200\n`),
+  );
+  add('auth_header', (th, tu, it) =>
+    bash(th, tu, it, `curl -s -H "Authorization: Bearer ${S}" https://api.example.com/v1/me`, '{"ok":true}\n'),
+  );
   add('json_output', (th, tu, it) =>
     tool(th, tu, it, 'read_file', goJson({ path: 'secrets.json' }), goJson({ content: JSON.stringify({ [`${id}_secret`]: S, region: 'eu' }, null, 2), path: 'secrets.json' })),
   );
@@ -842,18 +862,56 @@ export function gapClass(r: PlantingResult): GapClass | undefined {
   return GAP_CLASSES.find((g) => g.match(r));
 }
 
-/** MISSES.md: the survivors with their reasons, grouped by class. */
-export function missesMarkdown(m: Measure, s: Summary): string {
+/** Recall per family of the corpus (the peer each sample comes from) and standalone or contextual. */
+export function perFamily(m: Measure): Record<string, { plantings: number; caught: number; standalone: number; standaloneCaught: number }> {
+  const out: Record<string, { plantings: number; caught: number; standalone: number; standaloneCaught: number }> = {};
+  for (const r of m.results) {
+    const f = (out[r.entry.source] ??= { plantings: 0, caught: 0, standalone: 0, standaloneCaught: 0 });
+    f.plantings++;
+    if (r.caught) f.caught++;
+    if (isSelfPrefixed(r.entry.secret)) {
+      f.standalone++;
+      if (r.caught) f.standaloneCaught++;
+    }
+  }
+  return out;
+}
+
+/** MISSES.md: figures per family and position, the survivors with their reasons, and the false positives. */
+export function missesMarkdown(m: Measure, s: Summary, fps: Array<{ key: string; rules: string[] }> = []): string {
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
   const lines: string[] = [
     '# wuu-redact corpus survivors',
     '',
-    'Generated by `node --loader @isaacs/ts-node-temp-fork-for-pr-2009/esm test/redact-corpus-lib.ts --write-misses`',
+    'Generated by `node --loader @isaacs/ts-node-temp-fork-for-pr-2009/esm test/redact-corpus-lib.ts --write-misses --write-known-fps`',
     '(test/redact-corpus.test.ts checks that every survivor is in one of these classes).',
     '',
     `Corpus: ${s.secrets} secrets from ${s.providers} providers (gitleaks and secretlint test data), ${s.plantings} plantings in ${POSITIONS.length} positions, ${m.events} events.`,
     `Recall: ${pct(s.caught, s.plantings)} of plantings (${s.caught}/${s.plantings}); self-prefixed ${pct(s.selfCaught, s.selfPlantings)} (${s.selfCaught}/${s.selfPlantings});`,
     `split deltas: ${s.splitLeaked} of ${s.splitCuts} cuts leak (self-prefixed ${s.selfSplitLeaked} of ${s.selfSplitCuts}).`,
+    `False positives: ${fps.length} of the peers' false-positive samples are changed (target <= 10).`,
+    '',
+    '"Standalone" secrets carry their own format (SELF_PREFIXES: a vendor prefix or a documented shape) and are planted',
+    'bare in prose; the others are planted after a key name. The corpus draws on gitleaks, secretlint (build.mjs),',
+    "trufflehog's detector tests and detect-secrets' tests (build-wide.mjs).",
+    '',
+    '## Recall by family',
+    '',
+    '| family | plantings | recall | standalone | standalone recall |',
+    '|---|---|---|---|---|',
+    ...Object.entries(perFamily(m)).map(
+      ([f, v]) => `| ${f} | ${v.plantings} | ${pct(v.caught, v.plantings)} | ${v.standalone} | ${pct(v.standaloneCaught, v.standalone)} |`,
+    ),
+    '',
+    '## Recall by position',
+    '',
+    '| position | plantings | recall |',
+    '|---|---|---|',
+    ...Object.entries(s.perPosition).map(([p, v]) => `| ${p} | ${v.plantings} | ${pct(v.caught, v.plantings)} |`),
+    '',
+    '## False positives (peer false-positive samples that are changed)',
+    '',
+    ...fps.map((c) => `- ${c.key.replace(/\s+/g, ' ').replace(/`/g, "'")} (${c.rules.join(', ')}): ${falsePositiveReason(c)}`),
     '',
     'A planting survives when any 6 consecutive characters of the secret beyond its documented public prefix',
     '(for credentials: of the password; for PEM blocks: of the body) appear in the redacted output of its events',
@@ -907,7 +965,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   if (process.env.SURVIVORS) {
     for (const r of m.results) if (!r.caught) console.log(`  MISS ${survivorKey(r)} leak=${JSON.stringify(r.leak)} cuts=${r.leakedCuts}/${r.cuts} class=${gapClass(r)?.id ?? '-'}`);
   }
-  if (process.argv.includes('--write-misses')) fs.writeFileSync(path.join(CORPUS_DIR, 'MISSES.md'), missesMarkdown(m, s));
+  if (process.argv.includes('--write-misses')) {
+    const fps = falsePositiveChanges(loadCorpus().falsePositives);
+    fs.writeFileSync(path.join(HERE, '..', 'MISSES.md'), missesMarkdown(m, s, fps));
+  }
   if (process.argv.includes('--write-known-fps')) {
     const known: Record<string, string> = {};
     for (const c of falsePositiveChanges(loadCorpus().falsePositives)) known[c.key] = falsePositiveReason(c);

@@ -7,6 +7,8 @@ import fc from 'fast-check';
 import { createRedact, redact, Redactor, type RedactOptions } from '../lib/redact/index.js';
 import { analyzePattern, checkRule, parsePatternOption, parseRuleFile, prefixPattern, RuleError } from '../lib/redact/rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from '../lib/redact/rules.js';
+import { GITLEAKS_RULES, SECRETLINT_RULES } from '../lib/redact/peer-rules.js';
+import { accept, entropy, isKeyedValueSecret, isPlaceholder, tokenBody } from '../lib/redact/verdict.js';
 import { parse, stringify } from '../lib/core.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { chunked, example, FC_SEED, jsonl, pipeThrough, readExample, readmeSection, ROOT, runBin, runShell } from './helpers.js';
@@ -316,12 +318,12 @@ t.test('held pieces: a piece ending with a possible secret start waits for the n
 });
 
 t.test('JSON inside strings: decoded, redacted, re-encoded; untouched when clean', async (t) => {
-  const args = JSON.stringify({ env: { API_TOKEN: 'abc' }, list: ['sk-proj-abc123def456ghi789jkl012mno345'], deep: JSON.stringify({ password: 'x1' }) });
+  const args = JSON.stringify({ env: { API_TOKEN: 'a8c9x' }, list: ['sk-proj-abc123def456ghi789jkl012mno345'], deep: JSON.stringify({ password: 'x1' }) });
   const line = JSON.stringify({ arguments: args, type: 'tool_started' });
   const { lines } = run(line);
   const out = JSON.parse(JSON.parse(lines[0]!).arguments as string) as Record<string, unknown>;
   t.same(out, { env: { API_TOKEN: '<secret:key-value>' }, list: ['<secret:openai-key>'], deep: JSON.stringify({ password: '<secret:key-value>' }) });
-  const pretty = JSON.stringify({ result: JSON.stringify({ token: 'zz', n: 1 }, null, 2), type: 'x' });
+  const pretty = JSON.stringify({ result: JSON.stringify({ token: 'z9q7w', n: 1 }, null, 2), type: 'x' });
   t.equal(JSON.parse(run(pretty).lines[0]!).result, JSON.stringify({ token: '<secret:key-value>', n: 1 }, null, 2), 'indentation kept');
   const clean = '{"arguments":"{\\"a\\": 1.50}","type":"tool_started"}';
   t.equal(run(clean).lines[0], clean);
@@ -552,4 +554,45 @@ t.test('stdin and files are equivalent', async (t) => {
   const a = await runBin('wuu-redact', [example('failed.jsonl')]);
   const b = await runBin('wuu-redact', [], { input: FAILED });
   t.equal(a.stdout, b.stdout);
+});
+
+t.test('every gitleaks and secretlint rule has a counterpart or a reason (lib/redact/peer-rules.ts)', async (t) => {
+  const ours = new Set(DEFAULT_RULES.map((r) => r.name));
+  t.equal(Object.keys(GITLEAKS_RULES).length, 222, "gitleaks' default config has 222 rules");
+  t.equal(Object.keys(SECRETLINT_RULES).length, 28, "secretlint's recommended preset has 28 rules");
+  for (const [peer, answer] of [...Object.entries(GITLEAKS_RULES), ...Object.entries(SECRETLINT_RULES)]) {
+    if (answer.startsWith('reason: ')) {
+      t.ok(answer.length > 40, `${peer}: the reason says why`);
+      continue;
+    }
+    const names = answer.replace(/ \(.*$/, '').split(', ');
+    t.same(names.filter((n) => !ours.has(n)), [], `${peer} -> ${names.join(', ')}`);
+  }
+});
+
+t.test('verdict: entropy, token bodies, placeholders, keyed values', async (t) => {
+  t.equal(entropy(''), 0);
+  t.equal(entropy('aaaa'), 0);
+  t.equal(entropy('abcd'), 2);
+  t.equal(tokenBody('ghp_abcdefghij0123456789'), 'abcdefghij0123456789');
+  t.equal(tokenBody('AKIA2E0A8F3B244C9986'), '2E0A8F3B244C9986');
+  t.equal(tokenBody('short'), 'short');
+  for (const p of ['AKIAXXXXXXXXXXXXXXXX', 'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'glc_1111111111111111111111', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'tok_FakeFakeFakeFakeFakeFake', 'xoxp-1-####################', 'sk_ababababababababab'])
+    t.ok(isPlaceholder(p), `placeholder: ${p}`);
+  for (const p of ['ghp_R4nd0mT0k3nV4lu3Qw8zLp2Xc9Vb7Nm1Kj5', 'AKIA2E0A8F3B244C9986', 'abc']) t.notOk(isPlaceholder(p), `not a placeholder: ${p}`);
+  const kept = ['real_key', 'Incorrect', '#a1b2c3', 'bob@example.com', '<xsd:element', 'var.db_password', 'vault:kv/app#db', '${db.password}', '%s', 'mx.example.com', 'NEXUS-GPT4-API-KEY', 'x"password=1', 'ENC[AES256_GCM,data:x]', 'ZHVtbXlfcGFzc3dvcmQ=', 'insert_key_here', 'xoxb-12345-abcd234', '28249462:Ahello4k0', '.,:-!', 'changeme123'];
+  for (const v of kept) t.notOk(isKeyedValueSecret(v), `not a secret: ${v}`);
+  for (const v of ['hunter2', 's3cr3tPw1', 'seugeupfknprstoe', 'dXNlcjpwYXNz', 'value with spaces', 'MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs'])
+    t.ok(isKeyedValueSecret(v), `a secret: ${v}`);
+  t.notOk(accept({ rule: 'private-key', value: '-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----', keyed: false }));
+  t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published sample key');
+  t.notOk(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', keyed: false }), 'a header alone');
+  t.notOk(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ.eyJzdWIiOiIxIn0.c2ln', keyed: false }), 'a header without its brace');
+  t.ok(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln', keyed: false }));
+  t.ok(accept({ rule: 'jwt', value: 'eyJrIjoiT0tTcG1pUlY2RnVKZTFVaDFsNFZXdE9ZWmNrMkZYbk', keyed: false }), 'a lone base64url JSON segment');
+  t.notOk(accept({ rule: 'url-password', value: 'password', keyed: false }));
+  t.ok(accept({ rule: 'url-password', value: 'pa55word', keyed: false }));
+  t.notOk(accept({ rule: 'sourcegraph-token', value: 'sgp_5555555dAAAAA7777777CcccCFaaaaaaaaaa', keyed: false }), 'below the entropy floor');
+  t.ok(accept({ rule: 'sourcegraph-token', value: 'sgp_0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c', keyed: false }));
+  t.ok(accept({ rule: 'not-a-rule', value: 'R4nd0mV4lu3', keyed: false }), 'a rule without a floor');
 });

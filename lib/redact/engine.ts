@@ -273,7 +273,8 @@ export class Redactor {
       // examples, references and low-entropy values are kept, and the scan goes on inside them.
       if (rule.kind === 'secret') {
         const value = m.secret ? input.slice(m.secret[0], m.secret[1]) : input.slice(m.lead ?? m.start, m.end);
-        if (!accept({ rule: rule.name, value, keyed: rule.keepSettings === true })) return false;
+        const key = m.secret ? input.slice(m.start, m.secret[0]) : undefined;
+        if (!accept({ rule: rule.name, value, keyed: rule.keepSettings === true, key })) return false;
       }
       if (!inner && m.secret && m.secret[0] > Math.max(m.start, last)) {
         // Only the secret group is replaced: what the match holds before it (a

@@ -12,6 +12,7 @@
  * length of the value.
  */
 import { PROVIDER_RULES } from './providers.js';
+import { PLACEHOLDER_PATTERN } from './rule-spec.js';
 import { isConfigValue } from './values.js';
 
 /**
@@ -116,7 +117,8 @@ const PUBLISHED_KEYS: ReadonlySet<string> = new Set([
 export function isPlaceholder(value: string): boolean {
   if (value.includes('EXAMPLE')) return true;
   const body = tokenBody(value);
-  if (body.length < 6) return false;
+  // Placeholders are written by hand: a value over 256 characters is judged by its rule alone.
+  if (body.length < 6 || body.length > 256) return false;
   // One filler character (x, X, *, a digit, `.`, `-`) making up most of the body.
   let best = 0;
   let bestChar = '';
@@ -168,6 +170,10 @@ const HOST = /^(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|local|internal|la
 const UPPER_NAME = /^(?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})(?:[-_](?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})){1,8}$/;
 /** A value that itself holds a key naming a secret and its separator: text, not a secret. */
 const HOLDS_KEY = /(?:password|passwd|secret|token|api_?key)["']?[ \t]{0,4}[:=]/i;
+/** A placeholder of wuu-redact inside a value. */
+const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER_PATTERN);
+/** A key naming a password (the text of the match before its value). */
+const PASSWORD_KEY = /pass(?:word|wd|phrase)?|pwd/i;
 /** A value encrypted at rest (SOPS `ENC[AES256_GCM,...]`, Ansible `$ANSIBLE_VAULT`): not readable. */
 const ENCRYPTED = /^(?:ENC\[[A-Z0-9_]{2,20}(?:,|$)|\$ANSIBLE_VAULT;)/;
 /** A CSS colour (`#123abc`), never a secret. */
@@ -191,9 +197,15 @@ const MARKUP = /^<[A-Za-z?!/]/;
  * is one dictionary word is a weak secret; peers skip it too, and words
  * after `token`/`key` are far more often prose than secrets).
  */
-export function isKeyedValueSecret(value: string): boolean {
+export function isKeyedValueSecret(value: string, key = ''): boolean {
   const v = value.trim();
   if (isConfigValue(v)) return false;
+  // Already redacted in part (a home path, a user name): a second pass must find nothing new.
+  if (HAS_PLACEHOLDER.test(v)) return false;
+  // After a password key a word is a (weak) password, unless it says it is a stand-in.
+  if (PASSWORD_KEY.test(key) && !/fake|dummy|example|sample|^real[_-]?(?:key|secret|password|token)$/i.test(v) && /[A-Za-z0-9]/.test(v)) {
+    return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));
+  }
   if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v)) return false;
   if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
   if (malformedToken(v)) return false;
@@ -213,11 +225,13 @@ export interface Verdict {
   value: string;
   /** The rule is keyed by a name (RuleSpec.keepSettings): the value is judged as a key-value value. */
   keyed: boolean;
+  /** The text of the match before the value (the key and its separator), when the rule has one. */
+  key?: string;
 }
 
 /** True when the match is a secret to redact; false for placeholders, examples, references, low entropy. */
-export function accept({ rule, value, keyed }: Verdict): boolean {
-  if (keyed) return isKeyedValueSecret(value);
+export function accept({ rule, value, keyed, key }: Verdict): boolean {
+  if (keyed) return isKeyedValueSecret(value, key);
   if (rule === 'private-key') return privateKeyBody(value);
   if (rule === 'jwt' && !jsonHeader(value)) return false;
   if (rule === 'google-api-key' && PUBLISHED_KEYS.has(value)) return false;
@@ -229,7 +243,7 @@ export function accept({ rule, value, keyed }: Verdict): boolean {
 }
 
 /**
- * A PEM block holds a key: at least 40 characters of base64 between its
+ * A PEM block holds a key: at least 16 characters of base64 between its
  * armour lines (gitleaks asks 64 for the whole block). `-----BEGIN PRIVATE
  * KEY-----\nanything\n-----END...` in documentation is not one.
  */
@@ -238,8 +252,8 @@ function privateKeyBody(value: string): boolean {
   const end = value.indexOf('-----END', open + 5);
   const body = value.slice(open < 0 ? 0 : open + 5, end < 0 ? value.length : end);
   let n = 0;
-  for (let i = 0; i < body.length && n < 40; i++) if (/[A-Za-z0-9+/]/.test(body[i]!)) n++;
-  return n >= 40 && !isPlaceholder(body.replace(/\\n|\s/g, ''));
+  for (let i = 0; i < body.length && n < 16; i++) if (/[A-Za-z0-9+/]/.test(body[i]!)) n++;
+  return n >= 16 && !isPlaceholder(body.replace(/\\n|\s/g, ''));
 }
 
 /** Decodes base64 or base64url (no padding needed); undefined when it is not. */
@@ -270,7 +284,7 @@ function jsonHeader(value: string): boolean {
 function fakeInBase64(value: string): boolean {
   if (value.length < 12 || value.length > 512) return false;
   const text = decode64(value);
-  return text !== undefined && /^[\x20-\x7e]{6,}$/.test(text.slice(0, 64)) && FAKE_WORDS.test(text);
+  return text !== undefined && /^[\x20-\x7e]{6,}$/.test(text.slice(0, 64)) && (FAKE_WORDS.test(text) || /fake|dummy|example|sample/i.test(text));
 }
 
 /** Provider rules by their prefixes of 4 characters or more (weak prefixes such as `SK`, `pat` are left out). */

@@ -243,7 +243,7 @@ function stringValue(src: string, a: number, b: number, key: string | undefined,
       return true;
     }
   }
-  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && isKeyedValueSecret(text)) {
+  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && isKeyedValueSecret(text, key)) {
     patches.push({ start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' });
     hits.push('key-value');
     return true;
