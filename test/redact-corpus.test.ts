@@ -19,7 +19,7 @@ import path from 'node:path';
 import { changedTexts, cleanStream, CORPUS_DIR, falsePositiveChanges, gapClass, GAP_CLASSES, isSelfPrefixed, loadCorpus, measure, perFamily, redactLines, summarize, survivorKey } from './redact-corpus-lib.js';
 
 /** Floors of this corpus, measured on the redact-rules branch (issue 21); raise them, never lower them. */
-const FLOOR = { all: 0.96, standalone: 0.97, position: 0.95, falsePositives: 45 };
+const FLOOR = { all: 0.98, standalone: 0.985, position: 0.95, falsePositives: 41 };
 
 const { secrets, falsePositives } = loadCorpus();
 

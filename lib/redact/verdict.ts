@@ -171,7 +171,7 @@ const UPPER_NAME = /^(?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})(?:[-_](?
 /** A value that itself holds a key naming a secret and its separator: text, not a secret. */
 const HOLDS_KEY = /(?:password|passwd|secret|token|api_?key)["']?[ \t]{0,4}[:=]/i;
 /** A placeholder of wuu-redact inside a value. */
-const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER_PATTERN);
+const HAS_PLACEHOLDER = new RegExp(`${PLACEHOLDER_PATTERN}|(?:^|[\\s"'=:(])~(?:[/\\\\\\s"']|$)`);
 /** A key naming a password (the text of the match before its value). */
 const PASSWORD_KEY = /pass(?:word|wd|phrase)?|pwd/i;
 /** A value encrypted at rest (SOPS `ENC[AES256_GCM,...]`, Ansible `$ANSIBLE_VAULT`): not readable. */
