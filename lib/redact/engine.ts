@@ -10,6 +10,7 @@
  */
 import { verbatimRun } from './byte-scan.js';
 import { buildRules, type Built, type Compiled, type Match, type Spec } from './compile.js';
+import type { Automaton } from './prefilter.js';
 import { DEFAULT_SALT, Placeholders } from './placeholders.js';
 import { caseless, escapeRegex, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
@@ -62,7 +63,8 @@ export class Redactor {
   generation = 0;
   private readonly users = new Map<string, string>();
   private readonly workspaces: string[] = [];
-  private built: Built | undefined;
+  private tables: Tables | undefined;
+  private readonly fixed: Built;
   private readonly pathMode: PathMode;
   private readonly defaultRules: boolean;
   private readonly userRules: RuleSpec[];
@@ -73,7 +75,10 @@ export class Redactor {
     this.defaultRules = options.defaultRules !== false;
     this.userRules = options.rules ?? [];
     this.placeholders = new Placeholders(options.pseudonymize === true, options.salt ?? DEFAULT_SALT);
-    this.compiled(); // compile now: a bad user rule fails up front
+    // Compiled now (a bad user rule fails up front) and never again: what is
+    // learned later only rebuilds the small tables of workspaces and user names.
+    this.fixed = fixedTables(this.fixedSpecs(), this.defaultRules, this.pathMode, this.userRules);
+    this.compiled();
   }
 
   /** Whether object keys that name a secret have their string values redacted. */
@@ -108,10 +113,25 @@ export class Redactor {
 
   private changed(): void {
     this.generation++;
-    this.built = undefined;
+    this.tables = undefined;
   }
 
-  private specs(): Spec[] {
+  /** The rules that never change: built-in and user rules, homes, e-mail, paths. */
+  private fixedSpecs(): Spec[] {
+    const specs: Spec[] = [];
+    const paths = this.pathMode !== 'none';
+    if (this.defaultRules) for (const rule of DEFAULT_RULES) specs.push({ ...rule, kind: 'secret', builtin: true });
+    for (const rule of this.userRules) specs.push({ ...rule, kind: 'secret', builtin: false });
+    if (paths) {
+      for (const rule of HOME_RULES) specs.push({ ...rule, kind: rule.kind ?? 'home', builtin: true });
+      specs.push({ ...EMAIL_RULE, kind: 'email', builtin: true });
+    }
+    if (this.pathMode === 'all') for (const rule of PATH_RULES) specs.push({ ...rule, kind: 'path', builtin: true });
+    return specs;
+  }
+
+  /** The rules made of what was learned: the workspaces, then the user names. */
+  private learnedSpecs(): Spec[] {
     const specs: Spec[] = [];
     const paths = this.pathMode !== 'none';
     if (paths && this.workspaces.length > 0) {
@@ -127,12 +147,8 @@ export class Redactor {
         builtin: true,
       });
     }
-    if (this.defaultRules) for (const rule of DEFAULT_RULES) specs.push({ ...rule, kind: 'secret', builtin: true });
-    for (const rule of this.userRules) specs.push({ ...rule, kind: 'secret', builtin: false });
-    if (paths) {
-      for (const rule of HOME_RULES) specs.push({ ...rule, kind: rule.kind ?? 'home', builtin: true });
-      specs.push({ ...EMAIL_RULE, kind: 'email', builtin: true });
-      if (this.users.size > 0) {
+    if (paths && this.users.size > 0) {
+      {
         const names = [...this.users.values()].sort((a, b) => b.length - a.length);
         specs.push({
           name: 'user',
@@ -144,29 +160,32 @@ export class Redactor {
         });
       }
     }
-    if (this.pathMode === 'all') for (const rule of PATH_RULES) specs.push({ ...rule, kind: 'path', builtin: true });
     return specs;
   }
 
-  /** The compiled tables (rebuilt after a user name or workspace is learned). */
-  compiled(): Built {
-    this.built ??= buildRules(this.specs());
-    return this.built;
+  /** The tables: the fixed ones and those of what was learned (rebuilt after a user name or workspace is learned). */
+  compiled(): Tables {
+    this.tables ??= joinTables(this.fixed, this.learnedSpecs());
+    return this.tables;
   }
 
   /**
    * False when the raw line certainly holds nothing to redact: none of the
-   * markers occurs in its bytes and no escape could spell one.
+   * markers occurs in its decoded text, and no `\\/` escape could hide one.
    */
-  mayMatchRaw(raw: Buffer): boolean {
-    const test = this.compiled().rawTest;
-    return test === undefined || test.test(raw);
+  mayMatchRaw(raw: Uint8Array, start = 0, end = raw.length): boolean {
+    const tests = this.compiled().rawTests;
+    if (tests === undefined) return true;
+    for (const test of tests) if (test.testRaw(raw, start, end)) return true;
+    return false;
   }
 
   /** False when the text certainly holds no marker (and so nothing to redact). */
   mayMatch(text: string): boolean {
-    const test = this.compiled().markerTest;
-    return test === undefined || test.test(text);
+    const tests = this.compiled().markerTests;
+    if (tests === undefined) return true;
+    for (const test of tests) if (test.test(text)) return true;
+    return false;
   }
 
   /**
@@ -174,41 +193,30 @@ export class Redactor {
    * to right; stops when it returns false.
    */
   scan(text: string, from: number, onMatch: (m: Match, rule: Compiled) => boolean): void {
-    const built = this.compiled();
+    const tables = this.compiled();
     // Every (position, rule) worth trying, in text order then rule order; a
-    // typed array grows by doubling (no spread, no per-hit objects).
+    // typed array grows by doubling (no spread, no per-hit objects). One
+    // automaton pass per table finds every marker; nothing is lower-cased.
     let attempts = new Float64Array(64);
     let count = 0;
-    // Markers are lower-case ASCII: search the lower-cased text case-sensitively
-    // when lower-casing keeps every offset (it does unless rare letters expand).
-    // Only the text from `from` on is searched: a finding's head is scanned again
-    // from the finding's start, and lower-casing all of the text before it each
-    // time made a string with many findings quadratic (200k `password=x` took minutes).
-    const window = from === 0 ? text : text.slice(from);
-    const lower = window.toLowerCase();
-    const folded = lower.length === window.length;
-    const candidates = folded ? built.lowerCandidates : built.candidates;
-    const subject = folded ? lower : window;
-    candidates.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = candidates.exec(subject)) !== null) {
-      const local = m.index;
-      const at = local + from;
-      for (const [literal, indexes] of built.dispatch.get(subject[local]!.toLowerCase()) ?? []) {
-        if (literal.length > 1 && !(folded ? subject.startsWith(literal, local) : subject.slice(local, local + literal.length).toLowerCase() === literal)) continue;
-        for (const index of indexes) {
-          for (let k = built.rules[index]!.reach; k >= 0; k--) {
+    for (const { markers, prios } of tables.scanners) {
+      markers.scan(text, from);
+      const { hits, hitCount, lengths } = markers;
+      for (let h = 0; h < hitCount; h++) {
+        const id = hits[2 * h + 1]!;
+        const at = hits[2 * h]! - lengths[id]!;
+        for (const prio of prios[id]!) {
+          for (let k = tables.rules[prio]!.reach; k >= 0; k--) {
             if (at - k < from) continue;
             if (count === attempts.length) {
               const bigger = new Float64Array(count * 2);
               bigger.set(attempts);
               attempts = bigger;
             }
-            attempts[count++] = (at - k) * 4096 + index;
+            attempts[count++] = (at - k) * 4096 + prio;
           }
         }
       }
-      candidates.lastIndex = local + 1;
     }
     if (count === 0) return;
     const sorted = attempts.subarray(0, count).sort();
@@ -217,7 +225,7 @@ export class Redactor {
       const attempt = sorted[i]!;
       const at = Math.floor(attempt / 4096);
       if (at < next) continue;
-      const rule = built.rules[attempt % 4096]!;
+      const rule = tables.rules[attempt % 4096]!;
       const found = rule.exec(text, at);
       if (found === null || found.end === found.start) continue;
       if (!onMatch(found, rule)) return;
@@ -252,8 +260,8 @@ export class Redactor {
   }
 
   private find(input: string, hits: string[], from: number): Span[] {
-    const built = this.compiled();
-    if (built.markerTest !== undefined && !built.markerTest.test(input)) return [];
+    const tables = this.compiled();
+    if (!this.mayMatch(input)) return [];
     const spans: Span[] = [];
     let last = from;
     // Placeholders already in the text: no finding may cut into one (idempotence).
@@ -304,14 +312,14 @@ export class Redactor {
       if (rule.kind !== 'skip') add(m, rule);
       return true;
     });
-    if (built.unanchored.length === 0) return spans;
+    if (tables.unanchored.length === 0) return spans;
     // Rules without markers: everywhere, except inside placeholders and earlier spans.
     const taken: Array<[number, number]> = spans.map((s) => [s.start, s.end]);
     const skip = new RegExp(PLACEHOLDER_PATTERN, 'g');
     skip.lastIndex = from;
     for (let p: RegExpExecArray | null; (p = skip.exec(input)) !== null; ) taken.push([p.index, p.index + p[0].length]);
     const extra: Span[] = [];
-    for (const rule of built.unanchored) {
+    for (const rule of tables.unanchored) {
       for (let at = from; at <= input.length; ) {
         const m = rule.exec(input, at);
         if (m === null) break;
@@ -343,4 +351,81 @@ export class Redactor {
   placeholder(kind: RuleKind, name: string, value: string): string {
     return this.placeholders.make(kind, name, value);
   }
+}
+
+/** What the scan and the hold-back use: the fixed tables and the learned ones, joined by priority. */
+export interface Tables {
+  /** Every rule by priority (0: the placeholder skip); an attempt is `position * 4096 + priority`. */
+  rules: Compiled[];
+  /** Marker automata, each with its pattern id → rule priorities. */
+  scanners: Array<{ markers: Automaton; prios: Int32Array[] }>;
+  unanchored: Compiled[];
+  /** Undefined when some rule has no markers (no shortcut). */
+  markerTests: Automaton[] | undefined;
+  rawTests: Automaton[] | undefined;
+  /** The tables whose partials the hold-back searches, with the offset of their partial indexes. */
+  holds: Array<{ built: Built; offset: number }>;
+  /** Every partial, fixed ones first. */
+  partials: Built['partials'];
+  freePartials: Built['freePartials'];
+  fallbackHold: number;
+  /** Whether e-mail addresses are redacted (their local part is held back at a piece's end). */
+  email: boolean;
+}
+
+/** Fixed tables by options: rebuilt by no Redactor after the first with the same rules. */
+const fixedCache = new Map<string, Built>();
+
+function fixedTables(specs: Spec[], defaults: boolean, mode: PathMode, user: readonly RuleSpec[]): Built {
+  const key = `${defaults}\u0000${mode}\u0000${JSON.stringify(user)}`;
+  let built = fixedCache.get(key);
+  if (built === undefined) {
+    built = buildRules(specs);
+    if (fixedCache.size >= 16) fixedCache.clear();
+    fixedCache.set(key, built);
+  }
+  return built;
+}
+
+/**
+ * Joins the fixed tables with those of the learned rules: the workspace rule
+ * comes first (priority 1), the user-name rule after e-mail and before
+ * `--paths all`'s path rules, as when all were one list.
+ */
+function joinTables(fixed: Built, learned: Spec[]): Tables {
+  const firstPath = fixed.rules.findIndex((r) => r.kind === 'path');
+  const userAt = firstPath < 0 ? fixed.rules.length : firstPath;
+  const fixedPrio = (i: number) => (i === 0 ? 0 : i < userAt ? i + 1 : i + 2);
+  const rules: Compiled[] = new Array<Compiled>(fixed.rules.length + 2);
+  fixed.rules.forEach((rule, i) => (rules[fixedPrio(i)] = rule));
+  const never = fixed.rules[0]!;
+  rules[1] = never;
+  rules[userAt + 1] = never;
+  const scanners = [{ markers: fixed.markers, prios: fixed.rulesOf.map((list) => list.map(fixedPrio)) }];
+  const tables: Tables = {
+    rules,
+    scanners,
+    unanchored: fixed.unanchored,
+    markerTests: fixed.markerTest ? [fixed.markerTest] : undefined,
+    rawTests: fixed.rawTest ? [fixed.rawTest] : undefined,
+    holds: [{ built: fixed, offset: 0 }],
+    partials: fixed.partials,
+    freePartials: fixed.freePartials,
+    fallbackHold: fixed.fallbackHold,
+    email: fixed.rules.some((r) => r.kind === 'email'),
+  };
+  if (learned.length === 0) return tables;
+  const built = buildRules(learned);
+  const learnedPrio = (i: number) => (i === 0 ? -1 : built.rules[i]!.kind === 'workspace' ? 1 : userAt + 1);
+  built.rules.forEach((rule, i) => {
+    if (i > 0) rules[learnedPrio(i)] = rule;
+  });
+  // Pattern 0 is `<`, already found by the fixed automaton.
+  scanners.push({ markers: built.markers, prios: built.rulesOf.map((list, id) => (id === 0 ? new Int32Array(0) : list.map(learnedPrio))) });
+  if (tables.markerTests && built.markerTest) tables.markerTests = [...tables.markerTests, built.markerTest];
+  if (tables.rawTests && built.rawTest) tables.rawTests = [...tables.rawTests, built.rawTest];
+  tables.holds = [...tables.holds, { built, offset: fixed.partials.length }];
+  tables.partials = [...fixed.partials, ...built.partials];
+  tables.freePartials = [...fixed.freePartials, ...built.freePartials];
+  return tables;
 }

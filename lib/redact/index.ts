@@ -129,12 +129,12 @@ export function createRedact(options: RedactOptions = {}): Core {
    * Returns the patches, or undefined when the text is not a JSON object the
    * walk accepts.
    */
-  const walkLine = (src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void): Patch[] | undefined => {
+  const walkLine = (src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void, scan = true): Patch[] | undefined => {
     for (let attempt = 0; ; attempt++) {
       const generation = engine.generation;
       const patches: Patch[] = [];
       const found: string[] = [];
-      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped }, patches)) return undefined;
+      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan }, patches)) return undefined;
       if (engine.generation === generation || attempt === 2) {
         for (const hit of found) hits.push(hit);
         return patches;
@@ -186,12 +186,15 @@ export function createRedact(options: RedactOptions = {}): Core {
     streams.endedBy(rec.type, field(rec, 'thread_id'), field(rec, 'turn_id'), (type) => streamKey(idsOf(rec, type)), emit);
   };
 
-  /** A delta piece: the walk skips `delta`, the stream logic decides when it goes out. */
-  const pushDelta = (rec: EventRecord, emit: Emit): boolean => {
+  /**
+   * A delta piece: the walk skips `delta`, the stream logic decides when it
+   * goes out. A clean line (no marker anywhere) is only checked, not scanned.
+   */
+  const pushDelta = (rec: EventRecord, emit: Emit, clean: boolean): boolean => {
     const hits: string[] = [];
     const src = sourceOf(rec);
     let literal: [number, number] | undefined;
-    const patches = walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]));
+    const patches = walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]), !clean);
     if (patches === undefined || literal === undefined) return false;
     const [ds, de] = literal;
     const view = View.decode(src, ds + 1, de - 1);
@@ -227,21 +230,22 @@ export function createRedact(options: RedactOptions = {}): Core {
       events++;
       last = { file: rec.file, line: rec.line };
       const type = rec.type;
-      if (shortcut && rec.raw !== undefined && !LEARN_TYPES.has(type) && streams.idle) {
-        if (!DELTA_TYPES.has(type)) {
-          if (!engine.mayMatchRaw(rec.raw)) {
-            if (!check) emit(rec);
-            return;
-          }
-        } else if (!engine.mayMatchRaw(rec.raw)) {
-          const delta = topLevelString(rec.raw, 'delta');
-          if (delta !== undefined && holdPoint(engine, delta) === delta.length) {
-            if (!check) emit(rec);
-            return;
-          }
+      const learns = LEARN_TYPES.has(type);
+      const delta = DELTA_TYPES.has(type);
+      // Clean: no marker in the line's decoded text, so no string of it needs a scan.
+      const clean = shortcut && !learns && rec.raw !== undefined && !engine.mayMatchRaw(rec.raw);
+      if (clean && streams.idle) {
+        if (!delta) {
+          if (!check) emit(rec);
+          return;
+        }
+        const text = topLevelString(rec.raw!, 'delta');
+        if (text !== undefined && holdPoint(engine, text) === text.length) {
+          if (!check) emit(rec);
+          return;
         }
       }
-      if (LEARN_TYPES.has(type)) {
+      if (learns) {
         const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
         for (const name of ['workspace_root', 'cwd']) {
           const value = event[name];
@@ -249,10 +253,15 @@ export function createRedact(options: RedactOptions = {}): Core {
         }
       }
       flushFor(rec, emit);
-      if (DELTA_TYPES.has(type)) {
+      if (delta) {
         const censorHits: string[] = [];
         const selected = paths.length > 0 && censorEvent(rec.event as Record<string, unknown>, paths, options.remove === true, censorHits) !== undefined;
-        if (!selected && pushDelta(rec, emit)) return;
+        if (!selected && pushDelta(rec, emit, clean)) return;
+      }
+      if (clean) {
+        // Waits behind a held piece: a copy, the record's bytes may be a view of a reused chunk.
+        streams.out(streams.idle ? rec : new LineRecord(Buffer.from(rec.raw!), rec.file, rec.line), emit);
+        return;
       }
       redactWhole(rec, emit);
     },

@@ -72,7 +72,8 @@ export interface WalkOptions {
   /** A top-level key whose string value is not walked; its literal span goes to `onSkipped`. */
   skipKey?: string;
   onSkipped?: (start: number, end: number) => void;
-  /** Censored top-level... (unused) */
+  /** False: only check the structure and find the skipped literal (a line known to hold no marker). */
+  scan?: boolean;
 }
 
 /** Index of the quote closing the literal opened at `open`, or -1. */
@@ -152,7 +153,7 @@ export function walkJson(src: string, from: number, to: number, level: number, o
           const key = depth > 0 && objects[depth - 1] ? keys[depth - 1] : undefined;
           if (level === 0 && depth === 1 && key !== undefined && key === options.skipKey) {
             options.onSkipped?.(i, close + 1);
-          } else if (!stringValue(src, i + 1, close, key, level, options, patches)) {
+          } else if (options.scan !== false && !stringValue(src, i + 1, close, key, level, options, patches)) {
             return fail();
           }
           i = close + 1;
@@ -180,7 +181,7 @@ export function walkJson(src: string, from: number, to: number, level: number, o
         if (close < 0) return fail();
         const view = View.decode(src, i + 1, close);
         if (view === undefined) return fail();
-        keys[depth - 1] = keyName(view, level === 0 && depth === 1, options, patches);
+        keys[depth - 1] = options.scan === false ? view.text : keyName(view, level === 0 && depth === 1, options, patches);
         i = close + 1;
         expect = Expect.Colon;
         continue;
