@@ -8,9 +8,13 @@ export function rawForm(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
 }
 
-/** The longest run of a literal that a JSON encoder writes verbatim. */
-export function verbatimRun(text: string): string {
-  let best = '';
-  for (const run of text.split(/["\\\u0000-\u001f\u2028\u2029]/)) if (run.length > best.length) best = run;
-  return best;
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/**
+ * A literal as the raw-line automaton is fed it (./prefilter.ts): a run of
+ * backslashes (one per level of JSON nesting) is one backslash, an escape
+ * other than `\uXXXX` is its backslash and letter, `\uXXXX` is its character.
+ */
+export function fedForm(text: string): string {
+  return rawForm(text.replace(/\\+/g, '\\').replace(/["\n\r\t\b\f]/g, (c) => SHORT_ESCAPES[c]!));
 }

@@ -6,7 +6,7 @@
  * engine, so no user pattern can make the tool hang.
  */
 import { RE2JS } from 're2js';
-import { rawForm } from './byte-scan.js';
+import { fedForm } from './byte-scan.js';
 import { Automaton, type MarkerPattern } from './prefilter.js';
 import { analyzePattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
@@ -41,8 +41,8 @@ export interface CompiledPartial {
   reach: number;
 }
 
-/** A rule with what the engine adds: its kind, whether it is built in, markers for raw lines. */
-export type Spec = RuleSpec & { kind: RuleKind; builtin: boolean; rawMarkers?: string[] };
+/** A rule with what the engine adds: its kind, whether it is built in, and maybe its compiled form (learned workspaces). */
+export type Spec = RuleSpec & { kind: RuleKind; builtin: boolean; compiled?: Compiled; compiledPartial?: CompiledPartial };
 
 /** Everything the scan and the hold-back search need, for one list of specs. */
 export interface Built {
@@ -157,6 +157,7 @@ function linearRule(spec: Spec, sticky: boolean): Compiled {
 const cache = new Map<string, Compiled>();
 
 function compileRule(spec: Spec, sticky: boolean): Compiled {
+  if (spec.compiled !== undefined) return spec.compiled;
   if (!spec.builtin) return linearRule(spec, sticky);
   const key = `${sticky}\u0000${spec.kind}\u0000${spec.name}\u0000${spec.reach ?? 0}\u0000${spec.flags ?? ''}\u0000${spec.pattern}`;
   const cached = cache.get(key);
@@ -247,6 +248,30 @@ interface Check {
   behind: number;
   ahead: number;
   ok: boolean;
+  cuttable: boolean;
+}
+
+/**
+ * Whether a pattern may read a quote, a blank or a control character: `.`,
+ * `\\s`, `\\S`, `\\W`, `\\D` or a negated class (ASCII classes of token
+ * alphabets cannot).
+ */
+export function readsAnyCharacter(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\\') {
+      if (/[sSWD]/.test(source[i + 1] ?? '') || (inClass && /[nrtbf"]/.test(source[i + 1] ?? ''))) return true;
+      i++;
+    } else if (inClass) {
+      if (ch === ']') inClass = false;
+      else if (ch === '"' || ch === ' ') return true;
+    } else if (ch === '[') {
+      if (source[i + 1] === '^') return true;
+      inClass = true;
+    } else if (ch === '.' || ch === '"' || ch === ' ') return true;
+  }
+  return false;
 }
 
 /**
@@ -263,17 +288,17 @@ function checkable(spec: Spec): Extent | undefined {
   return { behind: /\(\?<=/.test(spec.pattern) ? extent.behind : 0, ahead: extent.ahead };
 }
 
-/** The patterns of the raw-line test: each marker as UTF-8 bytes (or its raw form: verbatim runs of workspaces). */
+/** The patterns of the raw-line test: each marker as the automaton is fed it (UTF-8 bytes, escapes). */
 function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compiled | undefined): MarkerPattern[] {
   const table = new Map<string, { edge: boolean; check: Check }>();
   for (const spec of specs) {
     const edge = leftEdge(spec);
     const extent = checkable(spec);
     const rule = compiledOf(spec);
-    for (const marker of spec.rawMarkers ?? spec.markers!) {
-      const key = rawForm(marker).toLowerCase();
+    for (const marker of spec.markers!) {
+      const key = fedForm(marker).toLowerCase();
       let entry = table.get(key);
-      if (entry === undefined) table.set(key, (entry = { edge, check: { rules: [], behind: 0, ahead: 0, ok: true } }));
+      if (entry === undefined) table.set(key, (entry = { edge, check: { rules: [], behind: 0, ahead: 0, ok: true, cuttable: true } }));
       entry.edge &&= edge;
       const check = entry.check;
       if (extent === undefined || rule === undefined || /[^\x20-\x7e]/.test(key)) check.ok = false;
@@ -281,6 +306,7 @@ function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compile
         check.rules.push(rule);
         check.behind = Math.max(check.behind, extent.behind + (spec.reach ?? 0));
         check.ahead = Math.max(check.ahead, extent.ahead);
+        check.cuttable &&= !readsAnyCharacter(spec.pattern);
       }
     }
   }
@@ -291,6 +317,7 @@ function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compile
     check: check.ok ? (text2, at) => tryRules(check.rules, text2, at) : undefined,
     behind: check.behind,
     ahead: check.ahead,
+    cuttable: check.cuttable,
   }));
 }
 
@@ -321,7 +348,7 @@ export function buildRules(specs: readonly Spec[]): Built {
     indexOf.set(spec, rules.length - 1);
   }
   const table = markerTable(specs, (spec) => indexOf.get(spec)!);
-  const patterns: MarkerPattern[] = [{ text: '<' }];
+  const patterns: MarkerPattern[] = [{ text: '<', test: false }];
   const rulesOf: Int32Array[] = [Int32Array.of(0)];
   for (const [marker, { indexes, edge }] of table) {
     patterns.push({ text: marker, word: WORD_MARKERS.has(marker), edge });
@@ -329,8 +356,6 @@ export function buildRules(specs: readonly Spec[]): Built {
   }
   const all = unanchored.length === 0;
   const markers = new Automaton(patterns);
-  // `<` only leads the scan to placeholders; it is no marker.
-  const tested = patterns.slice(1);
 
   const partials: CompiledPartial[] = [];
   const prefixes = new Map<string, Array<[string, number[]]>>();
@@ -338,7 +363,7 @@ export function buildRules(specs: readonly Spec[]): Built {
   const anchorIndexes = new Map<string, { indexes: number[]; long: boolean }>();
   let fallbackHold = 0;
   for (const spec of specs) {
-    if (spec.partial === undefined) {
+    if (spec.partial === undefined && spec.compiledPartial === undefined) {
       // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
       // a user rule without one is covered by holding back a fixed tail.
       if (!spec.builtin) fallbackHold = FALLBACK_HOLD;
@@ -349,7 +374,7 @@ export function buildRules(specs: readonly Spec[]): Built {
       freePartials.push(freePartial(spec));
       continue;
     }
-    partials.push(spec.builtin ? nativePartial(spec) : linearPartial(spec));
+    partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
     const index = partials.length - 1;
     for (const anchor of anchors) {
       let entry = anchorIndexes.get(anchor);
@@ -360,13 +385,16 @@ export function buildRules(specs: readonly Spec[]): Built {
     }
   }
   const anchorList = [...anchorIndexes];
+  // Long anchors are noted by the raw test: without one, a piece's hold-back looks at its last line only.
+  const raw = all ? rawPatterns(specs, (spec) => (indexOf.has(spec) ? rules[indexOf.get(spec)!] : undefined)) : [];
+  for (const [anchor, { long }] of anchorList) if (long) raw.push({ text: fedForm(anchor).toLowerCase(), note: true });
   return {
     rules,
     markers,
     rulesOf,
     unanchored,
-    markerTest: all ? new Automaton(tested) : undefined,
-    rawTest: all ? new Automaton(rawPatterns(specs, (spec) => (indexOf.has(spec) ? rules[indexOf.get(spec)!] : undefined))) : undefined,
+    markerTest: all ? markers : undefined,
+    rawTest: all ? new Automaton(raw) : undefined,
     partials,
     anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text]) => ({ text }))) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),

@@ -8,15 +8,15 @@
  * The engine reports findings as spans of the text it was given, so the
  * event walk can patch a line's encoded bytes in place (./walk.ts).
  */
-import { verbatimRun } from './byte-scan.js';
 import { buildRules, type Built, type Compiled, type Match, type Spec } from './compile.js';
 import type { Automaton } from './prefilter.js';
 import { DEFAULT_SALT, Placeholders } from './placeholders.js';
-import { caseless, escapeRegex, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { caseless, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
 import { isSharedHome, isUserName } from './users.js';
 import { isConfigValue } from './values.js';
 import { View } from './view.js';
+import { Workspaces } from './workspaces.js';
 
 /** `\\uXXXX` or `\\/`: escapes that could spell a marker. */
 const ESCAPED = /\\(?:u[0-9a-fA-F]{4}|\/)/;
@@ -62,8 +62,10 @@ export class Redactor {
   /** Increases whenever a user name or workspace is learned. */
   generation = 0;
   private readonly users = new Map<string, string>();
-  private readonly workspaces: string[] = [];
+  private readonly workspaces = new Workspaces();
   private tables: Tables | undefined;
+  /** What the learned tables were built from: they are rebuilt only when their markers change. */
+  private learnedKey = '';
   private readonly fixed: Built;
   private readonly pathMode: PathMode;
   private readonly defaultRules: boolean;
@@ -92,9 +94,8 @@ export class Redactor {
     const home = /^(?:\/home\/|\/Users\/|[A-Za-z]:[\\/]+Users[\\/]+)([^/\\]+)/i.exec(path);
     if (home?.[1] !== undefined) this.learnUser(home[1]);
     const trimmed = path.replace(/[/\\]+$/, '');
-    if (this.workspaces.includes(trimmed) || this.workspaces.length >= MAX_WORKSPACES) return;
-    this.workspaces.push(trimmed);
-    this.workspaces.sort((a, b) => b.length - a.length);
+    if (this.workspaces.has(trimmed) || this.workspaces.size >= MAX_WORKSPACES) return;
+    this.workspaces.add(trimmed);
     this.changed();
   }
 
@@ -113,6 +114,9 @@ export class Redactor {
 
   private changed(): void {
     this.generation++;
+    const key = JSON.stringify([this.workspaces.markers(), this.workspaces.anchors(), [...this.users.keys()]]);
+    if (key === this.learnedKey) return; // the workspace rule reads its list itself
+    this.learnedKey = key;
     this.tables = undefined;
   }
 
@@ -134,16 +138,15 @@ export class Redactor {
   private learnedSpecs(): Spec[] {
     const specs: Spec[] = [];
     const paths = this.pathMode !== 'none';
-    if (paths && this.workspaces.length > 0) {
-      const shortOnes = this.workspaces.filter((w) => w.length <= 1024);
+    if (paths && this.workspaces.size > 0) {
       specs.push({
         name: 'workspace',
         kind: 'workspace',
-        pattern: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}(?:${this.workspaces.map(escapeRegex).join('|')})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`,
-        markers: [...new Set(this.workspaces.map((w) => w.slice(0, 12)))],
-        rawMarkers: this.workspaces.map(verbatimRun),
-        partial: shortOnes.length > 0 ? `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}${prefixPattern(shortOnes)}` : undefined,
-        partialAnchors: [...new Set(shortOnes.map((w) => w[0]!))],
+        pattern: Workspaces.pattern,
+        markers: this.workspaces.markers(),
+        partialAnchors: this.workspaces.anchors(),
+        compiled: this.workspaces.rule,
+        compiledPartial: this.workspaces.anchors().length > 0 ? this.workspaces.partial : undefined,
         builtin: true,
       });
     }
@@ -175,10 +178,23 @@ export class Redactor {
    */
   mayMatchRaw(raw: Uint8Array, start = 0, end = raw.length): boolean {
     const tests = this.compiled().rawTests;
+    this.longAnchors = true;
     if (tests === undefined) return true;
-    for (const test of tests) if (test.testRaw(raw, start, end)) return true;
+    let noted = false;
+    for (const test of tests) {
+      if (test.testRaw(raw, start, end)) return true;
+      noted ||= test.noted;
+    }
+    this.longAnchors = noted;
     return false;
   }
+
+  /**
+   * After {@link mayMatchRaw} said false: whether the line holds an anchor of
+   * a long partial (a private key, a JWT, a key word) that the hold-back must
+   * look for beyond the last line of a delta.
+   */
+  longAnchors = true;
 
   /** False when the text certainly holds no marker (and so nothing to redact). */
   mayMatch(text: string): boolean {

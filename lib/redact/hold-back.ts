@@ -17,8 +17,10 @@ const MAX_WINDOW = 16600;
 /**
  * Where to cut a delta piece: the start of the earliest suffix that could
  * begin a match continued by the next piece (the text's length when none).
+ * `long` false: the text is known to hold no long anchor (the raw test said
+ * so), so only its last line is searched.
  */
-export function holdPoint(engine: Redactor, text: string): number {
+export function holdPoint(engine: Redactor, text: string, long = true): number {
   const tables = engine.compiled();
   const len = text.length;
   if (len === 0) return 0;
@@ -36,7 +38,7 @@ export function holdPoint(engine: Redactor, text: string): number {
   // the last line can hold their start. Long ones (PEM blocks) can.
   const lastBreak = text.lastIndexOf('\n');
   const shortFrom = Math.max(0, len - Math.min(SHORT_WINDOW, len - lastBreak - 1));
-  const longFrom = Math.max(0, len - MAX_WINDOW);
+  const longFrom = long ? Math.max(0, len - MAX_WINDOW) : shortFrom;
   const tail = text.slice(-16).toLowerCase();
   for (const { built, offset } of tables.holds) {
     // Anchors cut by the end of the piece: the text ends with their beginning.

@@ -240,7 +240,7 @@ export function createRedact(options: RedactOptions = {}): Core {
           return;
         }
         const text = topLevelString(rec.raw!, 'delta');
-        if (text !== undefined && holdPoint(engine, text) === text.length) {
+        if (text !== undefined && holdPoint(engine, text, engine.longAnchors) === text.length) {
           if (!check) emit(rec);
           return;
         }

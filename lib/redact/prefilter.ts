@@ -27,6 +27,10 @@ export interface MarkerPattern {
   word?: boolean;
   /** Counts only when no ASCII letter or digit precedes. */
   edge?: boolean;
+  /** False: found by scan, ignored by test (`<`, which only leads the scan to placeholders). */
+  test?: boolean;
+  /** Raw automata only: no hit, but {@link Automaton.noted} records that it occurs. */
+  note?: boolean;
   /**
    * Raw automata only: the rules' own test at a hit, on the decoded text
    * around it (`at`: the marker's offset in `text`); absent: every hit counts.
@@ -35,10 +39,16 @@ export interface MarkerPattern {
   /** Characters of context the check needs before the marker, and from it on. */
   behind?: number;
   ahead?: number;
+  /** The rules read no quote, blank or control character: text may be cut at such an escape. */
+  cuttable?: boolean;
 }
 
 const WORD = 1;
 const EDGE = 2;
+const NO_TEST = 4;
+const NOTE = 8;
+/** The transition of the raw test's backslash column: handled apart, as an escape. */
+const ESCAPE = -0x80000000;
 
 /** ASCII letters and digits. */
 const ALNUM = new Uint8Array(256);
@@ -60,6 +70,8 @@ function hexValue(c: number): number {
 export class Automaton {
   /** Character code → class (0: a character no pattern holds); `wide` for codes from 256 on. */
   private readonly low = new Uint8Array(256);
+  /** The same for raw bytes, but a backslash goes to the extra column, whose every entry is ESCAPE. */
+  private readonly raw = new Uint8Array(256);
   private readonly wide = new Map<number, number>();
   private readonly classes: number;
   /**
@@ -79,97 +91,100 @@ export class Automaton {
   /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
   hits = new Int32Array(256);
   hitCount = 0;
+  /** Whether the last {@link testRaw} saw a `note` pattern (valid when it returned false). */
+  noted = false;
 
   constructor(patterns: readonly MarkerPattern[]) {
+    // Classes first: every pattern character (ASCII folded), case variants sharing one.
     let classes = 1;
+    const get = (code: number) => (code < 256 ? this.low[code]! : (this.wide.get(code) ?? 0));
     const set = (code: number, cls: number) => {
       if (code < 256) this.low[code] = cls;
       else this.wide.set(code, cls);
     };
-    const get = (code: number) => (code < 256 ? this.low[code]! : (this.wide.get(code) ?? 0));
-    const classFor = (code: number): number => {
-      const known = get(code);
-      if (known !== 0) return known;
-      if (classes === 255) throw new Error('too many distinct marker characters');
-      const cls = classes++;
-      // Case variants share a class: ASCII always; others as the pattern's own case mapping says.
-      const ch = String.fromCharCode(code);
-      for (const variant of [ch, ch.toLowerCase(), ch.toUpperCase()]) {
-        if (variant.length === 1 && get(variant.charCodeAt(0)) === 0) set(variant.charCodeAt(0), cls);
+    let total = 0;
+    let nonAscii = false;
+    for (const p of patterns) {
+      total += p.text.length;
+      for (let i = 0; i < p.text.length; i++) {
+        let code = p.text.charCodeAt(i);
+        if (code >= 0x41 && code <= 0x5a) code += 32;
+        if (code >= 0x80) nonAscii = true;
+        if (get(code) !== 0) continue;
+        if (classes === 255) throw new Error('too many distinct marker characters');
+        const cls = classes++;
+        set(code, cls);
+        if (code < 0x80) {
+          if (code >= 0x61 && code <= 0x7a) set(code - 32, cls);
+          continue;
+        }
+        const ch = String.fromCharCode(code);
+        for (const variant of [ch.toLowerCase(), ch.toUpperCase()]) {
+          if (variant.length === 1 && get(variant.charCodeAt(0)) === 0) set(variant.charCodeAt(0), cls);
+        }
       }
-      return cls;
-    };
-    // The trie, on maps while it is built.
-    const children: Array<Map<number, number>> = [new Map()];
-    const own: number[][] = [[]];
+    }
+    this.nonAscii = nonAscii;
+    // One more column: the raw test's backslash (see `raw`).
+    const stride = classes + 1;
+    this.classes = stride;
+    this.raw.set(this.low);
+    this.raw[0x5c] = classes;
+    // The trie in a flat table: goto[state * stride + class] is the child, 0 for none.
+    let goto = new Int32Array((total + 1) * stride);
+    let states = 1;
+    const own: Array<number[] | undefined> = [];
     this.lengths = new Int32Array(patterns.length);
     this.flags = new Uint8Array(patterns.length);
     this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
-    let nonAscii = false;
     patterns.forEach((p, id) => {
       let state = 0;
       for (let i = 0; i < p.text.length; i++) {
-        const code = p.text.charCodeAt(i);
-        if (code >= 0x80) nonAscii = true;
-        const cls = classFor(code >= 0x41 && code <= 0x5a ? code + 32 : code);
-        let child = children[state]!.get(cls);
-        if (child === undefined) {
-          child = children.length;
-          children.push(new Map());
-          own.push([]);
-          children[state]!.set(cls, child);
-        }
-        state = child;
+        const at = state * stride + get(p.text.charCodeAt(i));
+        if (goto[at] === 0) goto[at] = states++;
+        state = goto[at]!;
       }
-      own[state]!.push(id);
+      (own[state] ??= []).push(id);
       this.lengths[id] = p.text.length;
-      this.flags[id] = (p.word ? WORD : 0) | (p.edge ? EDGE : 0);
+      this.flags[id] = (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0);
     });
-    this.nonAscii = nonAscii;
-    this.classes = classes;
-    const states = children.length;
-    const next = new Int32Array(states * classes);
+    goto = goto.subarray(0, states * stride);
+    // Breadth first: a state's failure link, outputs and row are complete before its children's.
     const fail = new Int32Array(states);
-    const outputs: number[][] = own.map((list) => [...list]);
-    // Breadth first: a state's failure link and row are complete before its children's.
-    const queue: number[] = [];
-    for (let c = 0; c < classes; c++) {
-      const child = children[0]!.get(c);
-      if (child !== undefined) {
-        next[c] = child;
-        queue.push(child);
-      }
-    }
-    for (let head = 0; head < queue.length; head++) {
+    const outputs: Array<number[] | undefined> = own;
+    const queue = new Int32Array(states);
+    let tail = 0;
+    for (let c = 0; c < classes; c++) if (goto[c] !== 0) queue[tail++] = goto[c]!;
+    for (let head = 0; head < tail; head++) {
       const state = queue[head]!;
-      const f = fail[state]!;
-      for (const id of outputs[f]!) outputs[state]!.push(id);
-      const row = state * classes;
+      const suffix = outputs[fail[state]!];
+      if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
+      const row = state * stride;
+      const failRow = fail[state]! * stride;
       for (let c = 0; c < classes; c++) {
-        const child = children[state]!.get(c);
-        if (child === undefined) next[row + c] = next[f * classes + c]!;
+        const child = goto[row + c]!;
+        if (child === 0) goto[row + c] = goto[failRow + c]!;
         else {
-          next[row + c] = child;
-          fail[child] = next[f * classes + c]!;
-          queue.push(child);
+          fail[child] = goto[failRow + c]!;
+          queue[tail++] = child;
         }
       }
     }
-    this.delta = new Int32Array(states * classes);
-    for (let k = 0; k < next.length; k++) {
-      const target = next[k]!;
-      this.delta[k] = outputs[target]!.length > 0 ? ~(target * classes) : target * classes;
+    this.delta = new Int32Array(states * stride);
+    for (let k = 0; k < goto.length; k++) {
+      const target = goto[k]!;
+      this.delta[k] = k % stride === classes ? ESCAPE : outputs[target] !== undefined ? ~(target * stride) : target * stride;
     }
     this.outStart = new Int32Array(states + 1);
-    let total = 0;
+    let count = 0;
     for (let st = 0; st < states; st++) {
-      this.outStart[st] = total;
-      total += outputs[st]!.length;
+      this.outStart[st] = count;
+      count += outputs[st]?.length ?? 0;
     }
-    this.outStart[states] = total;
-    this.outIds = new Int32Array(total);
+    this.outStart[states] = count;
+    this.outIds = new Int32Array(count);
     let at = 0;
-    for (const list of outputs) for (const id of list) this.outIds[at++] = id;
+    for (let st = 0; st < states; st++) for (const id of outputs[st] ?? []) this.outIds[at++] = id;
   }
 
   private classOf(code: number): number {
@@ -225,6 +240,7 @@ export class Automaton {
         const id = outIds[k]!;
         const f = flags[id]!;
         if (f === 0) return true;
+        if ((f & NO_TEST) !== 0) continue;
         if ((f & WORD) !== 0 && i + 1 < n && isLower(text.charCodeAt(i + 1))) continue;
         if ((f & EDGE) !== 0) {
           const before = i + 1 - lengths[id]! - 1;
@@ -241,47 +257,49 @@ export class Automaton {
    * raw JSON bytes `buf[start, end)` (see the file comment for escapes).
    */
   testRaw(buf: Uint8Array, start = 0, end = buf.length): boolean {
-    const { low, delta } = this;
+    const { low, raw, delta } = this;
     let row = 0;
+    this.noted = false;
     for (let i = start; i < end; i++) {
-      let c = buf[i]!;
-      if (c === 0x5c) {
-        let j = i + 1;
-        while (j < end && buf[j] === 0x5c) j++;
-        if (j >= end) return true; // a cut escape: no guess
-        const e = buf[j]!;
-        if (e === 0x2f) return true;
-        if (e === 0x75 && j + 4 < end) {
-          const h = (hexValue(buf[j + 1]!) << 12) | (hexValue(buf[j + 2]!) << 8) | (hexValue(buf[j + 3]!) << 4) | hexValue(buf[j + 4]!);
-          if (h >= 0) {
-            if (h >= 0x80) {
-              if (this.nonAscii) return true; // non-ASCII markers are rare (a user's home): no guess
-              c = 0x80;
-            } else c = h;
-            i = j + 4;
-            const code = delta[row + low[c]!]!;
-            row = code >= 0 ? code : ~code;
-            if (code < 0 && this.rawHit(buf, i, end, row)) return true;
-            continue;
-          }
-        }
-        // Another escape: the backslash, then its letter (edgeBefore knows it is no letter).
-        let code = delta[row + low[0x5c]!]!;
-        row = code >= 0 ? code : ~code;
-        if (code < 0 && this.rawHit(buf, i, end, row)) return true;
-        i = j;
-        code = delta[row + low[e]!]!;
-        row = code >= 0 ? code : ~code;
-        if (code < 0 && this.rawHit(buf, i, end, row)) return true;
-        continue;
-      }
-      const code = delta[row + low[c]!]!;
+      let code = delta[row + raw[buf[i]!]!]!;
       if (code >= 0) {
         row = code;
         continue;
       }
-      row = ~code;
-      if (this.rawHit(buf, i, end, row)) return true;
+      if (code !== ESCAPE) {
+        row = ~code;
+        if (this.rawHit(buf, i, end, row)) return true;
+        continue;
+      }
+      // A backslash: the escape it starts, after any number of backslashes (nesting).
+      let j = i + 1;
+      while (j < end && buf[j] === 0x5c) j++;
+      if (j >= end) return true; // a cut escape: no guess
+      const e = buf[j]!;
+      if (e === 0x2f) return true;
+      if (e === 0x75 && j + 4 < end) {
+        const h = (hexValue(buf[j + 1]!) << 12) | (hexValue(buf[j + 2]!) << 8) | (hexValue(buf[j + 3]!) << 4) | hexValue(buf[j + 4]!);
+        if (h >= 0) {
+          let c = h;
+          if (h >= 0x80) {
+            if (this.nonAscii) return true; // non-ASCII markers are rare (a user's home): no guess
+            c = 0x80;
+          }
+          i = j + 4;
+          code = delta[row + low[c]!]!;
+          row = code >= 0 ? code : ~code;
+          if (code < 0 && this.rawHit(buf, i, end, row)) return true;
+          continue;
+        }
+      }
+      // Another escape: the backslash, then its letter (edgeBefore knows it is no letter).
+      code = delta[row + low[0x5c]!]!;
+      row = code >= 0 ? code : ~code;
+      if (code < 0 && this.rawHit(buf, i, end, row)) return true;
+      i = j;
+      code = delta[row + low[e]!]!;
+      row = code >= 0 ? code : ~code;
+      if (code < 0 && this.rawHit(buf, i, end, row)) return true;
     }
     return false;
   }
@@ -297,6 +315,10 @@ export class Automaton {
     for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
       const id = outIds[k]!;
       const f = flags[id]!;
+      if ((f & NOTE) !== 0) {
+        this.noted = true;
+        continue;
+      }
       if ((f & WORD) !== 0 && i + 1 < end && isLower(buf[i + 1]!)) continue;
       if ((f & EDGE) !== 0 && !edgeBefore(buf, i, lengths[id]!)) continue;
       const check = this.checks[id];
@@ -344,6 +366,23 @@ function checkAt(buf: Uint8Array, ms: number, me: number, end: number, p: Marker
     const c = buf[k]!;
     if ((c >= 0x41 && c <= 0x5a ? c + 32 : c) !== p.text.charCodeAt(k - ms)) return true;
   }
+  if ((p.behind ?? 0) === 0) {
+    // The common case: plain bytes from the marker to a quote (the literal's end), to an
+    // escape the rules cannot read through (a quote, a control character), or to as many
+    // characters as they can look at (a UTF-8 character is at most 3 bytes per UTF-16 unit).
+    const limit = Math.min(end, me + (p.ahead ?? 0) * 3 + 3);
+    let b = me;
+    while (b < limit && buf[b] !== 0x22 && buf[b] !== 0x5c) b++;
+    const e = b < limit && buf[b] === 0x5c ? buf[b + 1] : undefined;
+    if (e === undefined || (p.cuttable === true && (e === 0x6e || e === 0x72 || e === 0x74 || e === 0x22 || e === 0x62 || e === 0x66))) {
+      return p.check!(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8', ms, b), 0);
+    }
+  }
+  return checkDecoded(buf, ms, me, end, p);
+}
+
+/** {@link checkAt} on a window decoded with its escapes, context before the marker included. */
+function checkDecoded(buf: Uint8Array, ms: number, me: number, end: number, p: MarkerPattern): boolean {
   const behind = p.behind ?? 0;
   let a = ms;
   if (behind > 0) {
@@ -357,23 +396,14 @@ function checkAt(buf: Uint8Array, ms: number, me: number, end: number, p: Marker
       while (a < ms && (buf[a]! & 0xc0) === 0x80) a++;
     }
   }
-  const ahead = Math.min(end, me + (p.ahead ?? 0) * 6 + 12);
+  const limit = Math.min(end, me + (p.ahead ?? 0) * 6 + 12);
   let b = me;
-  for (;;) {
-    const q = buf.indexOf(0x22, b);
-    if (q < 0 || q >= ahead) {
-      b = ahead;
-      // Cut before an escape the window would split.
-      let steps = 0;
-      while (b > me && hasBackslash(buf, b - 5, b) && steps++ < 64) b--;
-      if (steps > 64) return true;
-      break;
-    }
-    if (delimiter(buf, q)) {
-      b = q;
-      break;
-    }
-    b = q + 1;
+  while (b < limit && !(buf[b] === 0x22 && delimiter(buf, b))) b++;
+  if (b === limit) {
+    // Cut before an escape the window would split.
+    let steps = 0;
+    while (b > me && hasBackslash(buf, b - 5, b) && steps++ < 64) b--;
+    if (steps > 64) return true;
   }
   const before = a === ms ? '' : decodeSpan(buf, a, ms);
   const after = decodeSpan(buf, ms, b);
