@@ -17,6 +17,7 @@ import { isSharedHome, isUserName } from './users.js';
 import { isConfigValue } from './values.js';
 import { View } from './view.js';
 import { Workspaces } from './workspaces.js';
+import type { Allowlist } from './allow.js';
 
 /** `\\uXXXX` or `\\/`: escapes that could spell a marker. */
 const ESCAPED = /\\(?:u[0-9a-fA-F]{4}|\/)/;
@@ -31,6 +32,8 @@ export interface EngineOptions {
   pathMode?: PathMode;
   pseudonymize?: boolean;
   salt?: string;
+  /** Values left alone: known false positives, by value or by fingerprint (see ./allow.ts). */
+  allow?: Allowlist;
 }
 
 /** One replacement: `text.slice(start, end)` becomes `text`, found by `rule`. */
@@ -39,6 +42,10 @@ export interface Span {
   end: number;
   text: string;
   rule: string;
+  /** The text replaced (for --report-path fingerprints); absent on patches that only move text. */
+  value?: string;
+  /** Where the string lies in its event, as a JSON path (set by the walk). */
+  path?: string;
 }
 
 const MAX_USERS = 256;
@@ -71,12 +78,15 @@ export class Redactor {
   private readonly defaultRules: boolean;
   private readonly userRules: RuleSpec[];
   private readonly placeholders: Placeholders;
+  /** Known false positives: a finding of one of these values is left as it is. */
+  readonly allow: Allowlist | undefined;
 
   constructor(options: EngineOptions = {}) {
     this.pathMode = options.pathMode ?? 'home';
     this.defaultRules = options.defaultRules !== false;
     this.userRules = options.rules ?? [];
     this.placeholders = new Placeholders(options.pseudonymize === true, options.salt ?? DEFAULT_SALT);
+    this.allow = options.allow;
     // Compiled now (a bad user rule fails up front) and never again: what is
     // learned later only rebuilds the small tables of workspaces and user names.
     this.fixed = fixedTables(this.fixedSpecs(), this.defaultRules, this.pathMode, this.userRules);
@@ -300,6 +310,9 @@ export class Redactor {
       let start = m.start;
       let end = m.end;
       if (m.secret) [start, end] = m.secret;
+      // Allowed and reported as a whole, even when only its tail is new here (a released piece held its head).
+      const value = input.slice(m.lead !== undefined ? Math.min(start, m.lead) : start, end);
+      if (this.allow?.has(value) === true) return;
       if (m.lead !== undefined) {
         if (m.lead < last) return; // its local part was taken by an earlier finding (user:pass@host)
         start = Math.min(start, m.lead);
@@ -319,7 +332,7 @@ export class Redactor {
           key = m.name;
         }
       } else if (rule.kind === 'root') key = 'root';
-      spans.push({ start, end, text: this.placeholder(rule.kind as RuleKind, rule.name, key), rule: rule.name });
+      spans.push({ start, end, text: this.placeholder(rule.kind as RuleKind, rule.name, key), rule: rule.name, value });
       hits.push(rule.name);
       last = end;
     };
@@ -341,11 +354,11 @@ export class Redactor {
         if (m === null) break;
         const s = m.secret ? m.secret[0] : m.start;
         const e = m.secret ? m.secret[1] : m.end;
-        if (m.end === m.start || e <= s || taken.some(([a, b]) => s < b && e > a)) {
+        if (m.end === m.start || e <= s || taken.some(([a, b]) => s < b && e > a) || this.allow?.has(input.slice(s, e)) === true) {
           at = m.start + 1;
           continue;
         }
-        extra.push({ start: s, end: e, text: this.placeholder('secret', rule.name, input.slice(s, e)), rule: rule.name });
+        extra.push({ start: s, end: e, text: this.placeholder('secret', rule.name, input.slice(s, e)), rule: rule.name, value: input.slice(s, e) });
         taken.push([s, e]);
         hits.push(rule.name);
         at = m.end;

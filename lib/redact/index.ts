@@ -28,16 +28,20 @@ import { escapeControls } from '../text.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
 import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
 import { View } from './view.js';
-import { Redactor, type PathMode } from './engine.js';
+import { applySpans, Redactor, type PathMode } from './engine.js';
 import { holdPoint } from './hold-back.js';
 import { redactOversize } from './oversize.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
+import { Allowlist, fingerprint } from './allow.js';
+import { DEFAULT_SALT as SALT } from './placeholders.js';
+import type { Span } from './engine.js';
 
 export { RuleError, parsePatternOption, parseRuleFile, type RuleSpec } from './rule-spec.js';
 export { DEFAULT_RULES } from './rules.js';
 export { DEFAULT_SALT } from './placeholders.js';
 export { holdPoint } from './hold-back.js';
+export { Allowlist, fingerprint } from './allow.js';
 export { FALLBACK_HOLD } from './compile.js';
 export { Redactor, type PathMode } from './engine.js';
 export { JsonPathError };
@@ -64,6 +68,20 @@ export interface RedactOptions {
   check?: boolean;
   /** Where report and check lines go (the CLI: stderr with the program name). */
   log?: (line: string) => void;
+  /** Receives every finding (the CLI's --report-path writes them as JSONL); never the secret itself. */
+  findings?: (finding: Finding) => void;
+  /** Values and fingerprints left alone (the CLI's --allow). */
+  allow?: Allowlist;
+}
+
+/** One finding for --report-path: where, which rule, and a fingerprint of the value (see ./allow.ts). */
+export interface Finding {
+  file: string;
+  line: number;
+  /** JSON path of the string (`$.arguments|$.command`: inside JSON held by a string); null in a line over --max-line-bytes. */
+  path: string | null;
+  rule: string;
+  fingerprint: string;
 }
 
 /** The events that announce a workspace (and a home) to learn: session_configured and thread_*. */
@@ -102,7 +120,15 @@ export function createRedact(options: RedactOptions = {}): Core {
   const paths = (options.paths ?? []).map(preparePath);
   const check = options.check === true;
   const log = options.log ?? (() => {});
-  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }) => {
+  const salt = options.salt ?? SALT;
+  const sink = options.findings;
+  /** One finding to --report-path. */
+  const report = (span: Span, where: { file: string; line: number }) => {
+    if (sink === undefined || span.value === undefined) return;
+    sink({ file: where.file, line: where.line, path: span.path ?? null, rule: span.rule, fingerprint: fingerprint(span.value, salt) });
+  };
+  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }, found?: readonly Span[]) => {
+    if (found !== undefined && sink !== undefined) for (const span of found) report(span, where);
     const counts = Array.isArray(hits) ? countNames(hits as readonly string[]) : (hits as ReadonlyMap<string, number>);
     if (counts.size === 0) return;
     changedEvents++;
@@ -134,7 +160,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       const generation = engine.generation;
       const patches: Patch[] = [];
       const found: string[] = [];
-      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan }, patches)) return undefined;
+      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: sink !== undefined }, patches)) return undefined;
       if (engine.generation === generation || attempt === 2) {
         for (const hit of found) hits.push(hit);
         return patches;
@@ -172,7 +198,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       text = JSON.stringify(rec.event);
       patches = walkLine(text, hits) ?? [];
     }
-    record(rec.type, hits, rec);
+    record(rec.type, hits, rec, patches);
     if (check) return;
     if (patches.length === 0 && !censored) {
       streams.out(streams.idle ? rec : lineOut(text, rec), emit);
@@ -213,6 +239,7 @@ export function createRedact(options: RedactOptions = {}): Core {
         literal: original,
         go,
         hits,
+        found: patches,
         where,
         inPlace: (spans) => applyRange(src, ds, de, spans.map((s) => ({ ...s, start: view.rawOf(s.start), end: view.rawOf(s.end) })), go),
         finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
@@ -268,15 +295,16 @@ export function createRedact(options: RedactOptions = {}): Core {
     invalid(raw, emit, where) {
       const text = raw.toString('utf8');
       const hits: string[] = [];
-      const out = engine.text(text, hits);
-      record('(invalid line)', hits, where ?? last);
+      const spans = engine.spans(text, hits);
+      const out = applySpans(text, spans);
+      record('(invalid line)', hits, where ?? last, spans);
       streams.out(`${out}\n`, emit);
     },
     oversize: (source, where, emit) => {
       events++;
       // Order: whatever waits behind held delta pieces goes out first.
       streams.releaseAll(emit);
-      const line = redactOversize(engine, emit, where, record, !check);
+      const line = redactOversize(engine, emit, where, record, !check, (span) => report(span, where));
       return (async () => {
         for await (const piece of source) await line.write(piece);
         const failure = await line.end();
