@@ -95,7 +95,7 @@ Examples:
     const mode = flags.string('paths') ?? 'home';
     if (mode !== 'home' && mode !== 'all' && mode !== 'none') throw new UsageError(`--paths takes home, all or none, not '${mode}'`);
     if (flags.has('salt') && !flags.bool('pseudonymize') && !flags.has('report-path') && flags.list('allow').length === 0) {
-      throw new UsageError('--salt only makes sense with --pseudonymize, --report-path or --allow');
+      throw new UsageError('--salt only makes sense with --pseudonymize');
     }
     if (flags.bool('remove') && paths.length === 0) throw new UsageError('--remove needs a JSONPath argument (such as $..arguments)');
     const salt = flags.string('salt');
