@@ -33,6 +33,8 @@ export interface Compiled {
   reach: number;
   /** Keep matches that look like settings (see RuleSpec.keepSettings). */
   keepSettings?: boolean;
+  /** The pattern starts by refusing some characters before it (a left edge). */
+  leftEdge?: boolean;
 }
 
 /** A partial pattern: whether a match of it starting at `at` runs to the end of the text. */
@@ -97,6 +99,7 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
     kind: spec.kind,
     reach: spec.reach ?? 0,
     keepSettings: spec.keepSettings === true,
+    leftEdge: /^\(\?<!\[/.test(spec.pattern),
     exec(text, at) {
       re.lastIndex = at;
       const m = re.exec(text);

@@ -34,6 +34,8 @@ export interface EngineOptions {
   salt?: string;
   /** Values left alone: known false positives, by value or by fingerprint (see ./allow.ts). */
   allow?: Allowlist;
+  /** Keep each finding's value on its span (for --report-path fingerprints); off, spans stay small. */
+  values?: boolean;
 }
 
 /** One replacement: `text.slice(start, end)` becomes `text`, found by `rule`. */
@@ -80,6 +82,7 @@ export class Redactor {
   private readonly placeholders: Placeholders;
   /** Known false positives: a finding of one of these values is left as it is. */
   readonly allow: Allowlist | undefined;
+  private readonly values: boolean;
 
   constructor(options: EngineOptions = {}) {
     this.pathMode = options.pathMode ?? 'home';
@@ -87,6 +90,7 @@ export class Redactor {
     this.userRules = options.rules ?? [];
     this.placeholders = new Placeholders(options.pseudonymize === true, options.salt ?? DEFAULT_SALT);
     this.allow = options.allow;
+    this.values = options.values === true;
     // Compiled now (a bad user rule fails up front) and never again: what is
     // learned later only rebuilds the small tables of workspaces and user names.
     this.fixed = fixedTables(this.fixedSpecs(), this.defaultRules, this.pathMode, this.userRules);
@@ -101,6 +105,8 @@ export class Redactor {
   /** Records a workspace root or cwd; its later occurrences become `<workspace>`. */
   learnWorkspace(path: string): void {
     if (this.pathMode === 'none' || path.length < 2 || /^(?:[/\\]+|[A-Za-z]:[/\\]*)$/.test(path)) return;
+    // Only an absolute path: `~/x` or a placeholder is what a first pass left (idempotence).
+    if (!/^(?:\/|\\\\|[A-Za-z]:[/\\])/.test(path) || path.includes('<')) return;
     const home = /^(?:\/home\/|\/Users\/|[A-Za-z]:[\\/]+Users[\\/]+)([^/\\]+)/i.exec(path);
     if (home?.[1] !== undefined) this.learnUser(home[1]);
     const trimmed = path.replace(/[/\\]+$/, '');
@@ -292,9 +298,14 @@ export class Redactor {
     let last = from;
     // Placeholders already in the text: no finding may cut into one (idempotence).
     const guards: number[] = [];
+    /** Where placeholders end: a rule that refuses a letter before its start refuses these too (they replaced one). */
+    const guardEnds = new Set<number>();
     if (input.includes('<')) {
       const re = new RegExp(PLACEHOLDER_PATTERN, 'g');
-      for (let p: RegExpExecArray | null; (p = re.exec(input)) !== null; ) guards.push(p.index, p.index + p[0].length);
+      for (let p: RegExpExecArray | null; (p = re.exec(input)) !== null; ) {
+        guards.push(p.index, p.index + p[0].length);
+        guardEnds.add(p.index + p[0].length);
+      }
     }
     let guard = 0;
     const add = (m: Match, rule: Compiled, inner = false) => {
@@ -332,13 +343,15 @@ export class Redactor {
           key = m.name;
         }
       } else if (rule.kind === 'root') key = 'root';
-      spans.push({ start, end, text: this.placeholder(rule.kind as RuleKind, rule.name, key), rule: rule.name, value });
+      const span: Span = { start, end, text: this.placeholder(rule.kind as RuleKind, rule.name, key), rule: rule.name };
+      if (this.values) span.value = value;
+      spans.push(span);
       hits.push(rule.name);
       last = end;
     };
     // Matches may start in the context before `from` (a key there, its value after it).
     this.scan(input, 0, (m, rule) => {
-      if (rule.kind !== 'skip') add(m, rule);
+      if (rule.kind !== 'skip' && !(rule.leftEdge === true && guardEnds.has(m.start))) add(m, rule);
       return true;
     });
     if (tables.unanchored.length === 0) return spans;
@@ -358,7 +371,9 @@ export class Redactor {
           at = m.start + 1;
           continue;
         }
-        extra.push({ start: s, end: e, text: this.placeholder('secret', rule.name, input.slice(s, e)), rule: rule.name, value: input.slice(s, e) });
+        const span: Span = { start: s, end: e, text: this.placeholder('secret', rule.name, input.slice(s, e)), rule: rule.name };
+        if (this.values) span.value = input.slice(s, e);
+        extra.push(span);
         taken.push([s, e]);
         hits.push(rule.name);
         at = m.end;

@@ -94,6 +94,39 @@ function countNames(hits: readonly string[]): Map<string, number> {
   return counts;
 }
 
+const DELTA_OPEN = Buffer.from('{"delta":"');
+
+/**
+ * The last characters of a delta line's `delta` string, decoded from the
+ * bytes near its end only: all the hold-back of a clean piece reads (its
+ * windows end at the text's end), without decoding a piece of megabytes.
+ * Needs the producer's shape (`delta` first, Go sorts keys); otherwise, or
+ * when the cut would split an escape, the whole string as topLevelString reads it.
+ */
+export function deltaTail(raw: Buffer, bytes: number): string | undefined {
+  if (raw.length <= bytes || raw.compare(DELTA_OPEN, 0, DELTA_OPEN.length, 0, DELTA_OPEN.length) !== 0) return topLevelString(raw, 'delta');
+  const open = DELTA_OPEN.length - 1;
+  let close = open;
+  for (;;) {
+    close = raw.indexOf(0x22, close + 1);
+    if (close < 0) return topLevelString(raw, 'delta');
+    let k = close;
+    while (raw[k - 1] === 0x5c) k--;
+    if ((close - k) % 2 === 0) break;
+  }
+  let from = close - bytes;
+  if (from <= open + 1) return topLevelString(raw, 'delta');
+  // Not inside an escape (at most 6 bytes, starting with a backslash), nor a UTF-8 sequence.
+  const limit = from + 64;
+  while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || (raw[from]! & 0xc0) === 0x80)) from++;
+  if (from === limit) return topLevelString(raw, 'delta');
+  try {
+    return JSON.parse(`"${raw.toString('utf8', from, close)}"`) as string;
+  } catch {
+    return topLevelString(raw, 'delta');
+  }
+}
+
 /** Whether a raw line was written with Go's HTML escaping (no literal `<`, `>`, `&`). */
 function goStyle(raw: Buffer | undefined): boolean {
   return raw === undefined || (raw.indexOf(0x3c) < 0 && raw.indexOf(0x3e) < 0 && raw.indexOf(0x26) < 0);
@@ -116,7 +149,7 @@ function idsOf(rec: EventRecord, type = rec.type): StreamIds {
  * RuleError for a bad rule (the CLI reports both as usage errors).
  */
 export function createRedact(options: RedactOptions = {}): Core {
-  const engine = new Redactor(options);
+  const engine = new Redactor({ ...options, values: options.findings !== undefined });
   const paths = (options.paths ?? []).map(preparePath);
   const check = options.check === true;
   const log = options.log ?? (() => {});
@@ -127,8 +160,8 @@ export function createRedact(options: RedactOptions = {}): Core {
     if (sink === undefined || span.value === undefined) return;
     sink({ file: where.file, line: where.line, path: span.path ?? null, rule: span.rule, fingerprint: fingerprint(span.value, salt) });
   };
-  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }, found?: readonly Span[]) => {
-    if (found !== undefined && sink !== undefined) for (const span of found) report(span, where);
+  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }, found?: readonly Span[] | (() => readonly Span[])) => {
+    if (found !== undefined && sink !== undefined) for (const span of typeof found === 'function' ? found() : found) report(span, where);
     const counts = Array.isArray(hits) ? countNames(hits as readonly string[]) : (hits as ReadonlyMap<string, number>);
     if (counts.size === 0) return;
     changedEvents++;
@@ -266,7 +299,8 @@ export function createRedact(options: RedactOptions = {}): Core {
           if (!check) emit(rec);
           return;
         }
-        const text = topLevelString(rec.raw!, 'delta');
+        // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
+        const text = deltaTail(rec.raw!, engine.longAnchors ? 120_000 : 12_000);
         if (text !== undefined && holdPoint(engine, text, engine.longAnchors) === text.length) {
           if (!check) emit(rec);
           return;

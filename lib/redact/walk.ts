@@ -265,7 +265,8 @@ function keyName(view: View, top: boolean, options: WalkOptions, patches: Patch[
 /** Spans of a view as patches of its encoded text; `path`: where the string lies (inner paths follow a `|`). */
 function pushMapped(view: View, spans: readonly Span[], patches: Patch[], path?: string): void {
   for (const span of spans) {
-    const patch: Patch = { start: view.rawOf(span.start), end: view.rawOf(span.end), text: span.text, rule: span.rule, value: span.value };
+    const patch: Patch = { start: view.rawOf(span.start), end: view.rawOf(span.end), text: span.text, rule: span.rule };
+    if (span.value !== undefined) patch.value = span.value;
     if (path !== undefined) patch.path = span.path === undefined ? path : `${path}|${span.path}`;
     patches.push(patch);
   }
@@ -286,7 +287,12 @@ function stringValue(src: string, a: number, b: number, key: string | undefined,
     }
   }
   if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && !isConfigValue(text) && engine.allow?.has(text) !== true) {
-    patches.push({ start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value', value: text, path });
+    const patch: Patch = { start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' };
+    if (options.paths) {
+      patch.value = text;
+      patch.path = path;
+    }
+    patches.push(patch);
     hits.push('key-value');
     return true;
   }
