@@ -6,7 +6,7 @@ import t from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Allowlist, createRedact, fingerprint, Redactor, type Finding, type RedactOptions } from '../lib/redact/index.js';
+import { Allowlist, createRedact, deltaTail, fingerprint, Redactor, type Finding, type RedactOptions } from '../lib/redact/index.js';
 import { Automaton } from '../lib/redact/prefilter.js';
 import { patternExtent, readsAnyCharacter } from '../lib/redact/compile.js';
 import { emailTail, holdPoint } from '../lib/redact/hold-back.js';
@@ -264,4 +264,42 @@ t.test('binary: --report-path and --allow, exact output', async (t) => {
   const salt = await runBin('wuu-redact', ['--salt', 'x'], { input });
   t.same([salt.stdout, salt.stderr, salt.code], ['', "wuu-redact: --salt only makes sense with --pseudonymize\nTry 'wuu-redact --help' for more information.\n", 2]);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+t.test('deltaTail: the end of a big delta string, decoded from its last bytes', async (t) => {
+  const line = (d: string, extra = '') => Buffer.from(`{"delta":${JSON.stringify(d)}${extra},"type":"tool_output_delta"}`);
+  t.equal(deltaTail(line('short'), 100), 'short', 'a short line: all of it');
+  const text = `${'é word \\ "q"\n'.repeat(2000)}end`;
+  const tail = deltaTail(line(text), 1000)!;
+  t.ok(tail.length >= 500 && tail.length < text.length && text.endsWith(tail), 'a suffix, cut at a character boundary');
+  t.equal(deltaTail(Buffer.from(`{"type":"x","delta":${JSON.stringify(text)}}`), 1000), text, 'another key order: the whole string');
+  t.equal(deltaTail(line('\n'.repeat(5000)), 1000), '\n'.repeat(5000), 'nothing but escapes: the whole string');
+  t.equal(deltaTail(Buffer.from(`{"delta":"${'a'.repeat(5000)}`), 1000), undefined, 'an unterminated string');
+  t.equal(deltaTail(Buffer.from(`{"delta":"${'a'.repeat(5000)}\u0001"}`), 1000), `${'a'.repeat(5000)}\u0001`, 'a raw control character: the whole string, as the field reader reads it');
+  t.equal(deltaTail(line('x'.repeat(900), `,"pad":"${'y'.repeat(2000)}"`), 1000), 'x'.repeat(900), 'a string shorter than the cut');
+});
+
+t.test('raw checks with context before the marker, decoded', async (t) => {
+  const seen: Array<[string, number]> = [];
+  const check = (text: string, at: number) => {
+    seen.push([text, at]);
+    return /^key-[0-9]{4}/.test(text.slice(at)) && (at === 0 || text[at - 1] !== '$');
+  };
+  const a = new Automaton([{ text: 'key-', check, behind: 2, ahead: 8, cuttable: true }]);
+  const raw = (s: string) => a.testRaw(Buffer.from(s));
+  t.ok(raw('{"a":"x key-1234"}'));
+  t.same(seen.pop(), ['x key-1234', 2], 'the literal from its opening quote');
+  t.notOk(raw('{"a":"x $key-1234"}'), 'the context decides');
+  t.notOk(raw('{"a":"x key-12"}'));
+  t.ok(raw(`{"a":"${'\\n'.repeat(30)}x key-1234 ${'y'.repeat(200)}"}`), 'escapes before, cut long after');
+  t.same(seen.pop()![1] > 0, true);
+  t.ok(raw(`{"a":"${'y'.repeat(40)} key-1234${'\\t'.repeat(40)}"}`), 'a window cut among escapes');
+  t.notOk(raw(`{"a":"${'y'.repeat(40)}\\"$key-1234"}`), 'an escaped quote is no literal start');
+  t.ok(raw('{"a":"\\ud800 key-1234"}'), 'a lone surrogate escape decodes');
+  t.ok(raw('{"a":"x key-1234\\\\u0041"}'), 'a backslash left after decoding: no guess');
+  const plain = new Automaton([{ text: 'key-', check: (text, at) => /^key-[0-9]{4}/.test(text.slice(at)), ahead: 8, cuttable: false }]);
+  t.ok(plain.testRaw(Buffer.from('{"a":"key-1234\\n"}')), 'not cuttable: decoded');
+  t.notOk(plain.testRaw(Buffer.from('{"a":"key-12\\n34"}')), 'decoded, the newline stops it');
+  t.ok(plain.testRaw(Buffer.from('{"a":"key-12\\u00334"}')), 'a \\u escape is read through');
+  t.ok(plain.testRaw(Buffer.from('{"a":"key-12\\x"}')), 'an invalid escape: no guess');
 });
