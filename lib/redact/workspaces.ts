@@ -13,6 +13,15 @@ const LEFT = new RegExp(`(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}`, 'y');
 /** After a root: not continued by a name (`/w/app` is not `/w/apple`, nor `/w/app.old`). */
 const RIGHT = /(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])/y;
 
+/** Markers are the first PREFIX characters of the roots. */
+const PREFIX = 12;
+
+/** Inserts `root` into a list kept longest first. */
+function insertByLength(list: string[], root: string): void {
+  const at = list.findIndex((w) => w.length < root.length);
+  list.splice(at < 0 ? list.length : at, 0, root);
+}
+
 /** Roots longer than this are matched, but not held back when cut (the partial's limit). */
 const MAX_PARTIAL = 1024;
 
@@ -27,6 +36,9 @@ export class Workspaces {
   private readonly byLength: string[] = [];
   /** Sorted, for the prefix search of the partial. */
   private readonly sorted: string[] = [];
+  /** Roots of at least PREFIX characters by their first PREFIX (longest first), and the shorter ones. */
+  private readonly byPrefix = new Map<string, string[]>();
+  private readonly short: string[] = [];
 
   get size(): number {
     return this.byLength.length;
@@ -37,14 +49,20 @@ export class Workspaces {
   }
 
   add(root: string): void {
-    let at = this.byLength.findIndex((w) => w.length < root.length);
-    this.byLength.splice(at < 0 ? this.byLength.length : at, 0, root);
+    insertByLength(this.byLength, root);
+    if (root.length < PREFIX) insertByLength(this.short, root);
+    else {
+      const key = root.slice(0, PREFIX);
+      let list = this.byPrefix.get(key);
+      if (list === undefined) this.byPrefix.set(key, (list = []));
+      insertByLength(list, root);
+    }
     if (root.length <= MAX_PARTIAL) this.sorted.splice(lowerBound(this.sorted, root), 0, root);
   }
 
   /** The markers: distinct first 12 characters. */
   markers(): string[] {
-    return [...new Set(this.byLength.map((w) => w.slice(0, 12)))];
+    return [...new Set(this.byLength.map((w) => w.slice(0, PREFIX)))];
   }
 
   /** The first characters of the roots a partial can hold back. */
@@ -61,10 +79,13 @@ export class Workspaces {
     reach: 0,
     exec: (text: string, at: number): Match | null => {
       if (!leftEdge(text, at)) return null;
-      for (const root of this.byLength) {
-        if (!text.startsWith(root, at)) continue;
-        RIGHT.lastIndex = at + root.length;
-        if (RIGHT.test(text)) return { start: at, end: at + root.length };
+      // Longest first: the roots sharing the text's first characters, then the short ones.
+      for (const list of [this.byPrefix.get(text.slice(at, at + PREFIX)), this.short]) {
+        for (const root of list ?? []) {
+          if (!text.startsWith(root, at)) continue;
+          RIGHT.lastIndex = at + root.length;
+          if (RIGHT.test(text)) return { start: at, end: at + root.length };
+        }
       }
       return null;
     },
