@@ -303,3 +303,22 @@ t.test('raw checks with context before the marker, decoded', async (t) => {
   t.ok(plain.testRaw(Buffer.from('{"a":"key-12\\u00334"}')), 'a \\u escape is read through');
   t.ok(plain.testRaw(Buffer.from('{"a":"key-12\\x"}')), 'an invalid escape: no guess');
 });
+
+t.test('raw test on long lines: two chains over the halves find what one finds', async (t) => {
+  const a = new Automaton([{ text: 'sk-', edge: true }, { text: 'needle' }, { text: 'token', word: true }]);
+  const filler = (n: number) => 'lorem ipsum '.repeat(Math.ceil(n / 12)).slice(0, n);
+  const line = (text: string) => Buffer.from(JSON.stringify({ a: text, type: 'x' }));
+  const n = 2000;
+  for (const at of [0, 10, n / 2 - 150, n / 2 - 3, n / 2, n / 2 + 7, n - 10]) {
+    const text = filler(at) + 'needle' + filler(n - at);
+    t.ok(a.testRaw(line(text)), `a marker at ${at} of ${n}`);
+  }
+  t.notOk(a.testRaw(line(filler(n))), 'none');
+  t.notOk(a.testRaw(line(`${filler(n / 2)}tokens${filler(n / 2)}`)), 'conditions hold in either half');
+  t.ok(a.testRaw(line(`${filler(n / 2 - 2)}\\u0073k-${filler(n / 2)}`)), 'an escape at the middle');
+  t.ok(a.testRaw(line(`${'\n'.repeat(n)}needle`)), 'a middle of escapes: one chain');
+  t.notOk(a.testRaw(line(`${'\n'.repeat(n)}x`)));
+  t.ok(a.testRaw(line(`${filler(n)}\\u0073k-`)), 'an escape in the second half');
+  t.ok(a.testRaw(line(`\\u0073k-${filler(n)}`)), 'an escape in the first half');
+  t.notOk(a.testRaw(line(`${filler(n / 2)}\\u0041\\u0042${filler(n / 2)}`)), 'escapes that spell nothing, in both chains');
+});
