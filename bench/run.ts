@@ -185,10 +185,25 @@ async function main(): Promise<number> {
     console.log(
       `${c.name.slice(0, 31).padEnd(31)} ${num(size / ours.seconds, 0, 9)} ${num(ref ? size / ref.seconds : NaN, 0, 9)} ${num(ratio, 2, 11)}  ${target.padEnd(7)} ${num(jqRatio, 1, 6)} ${num(ours.rssMb, 0, 9)}  ${verdict}`,
     );
+    failed += await peers(c, ours, stream, size);
   }
   console.log('');
   failed += await bigLines();
   return failed > 0 ? 1 : 0;
+}
+
+/** A case's peers (bench/types.ts): their throughput and peak RSS, our time over theirs. */
+async function peers(c: BenchCase, ours: Measure, stream: string, size: number): Promise<number> {
+  let failed = 0;
+  for (const peer of c.peers ?? []) {
+    peer.setup?.();
+    const m = await best(peer.command.map((a) => a.replace('{stream}', stream)), stream);
+    const ratio = ours.seconds / m.seconds;
+    const miss = !m.ok ? 'peer failed' : peer.maxRatio !== undefined && ratio > peer.maxRatio ? `MISSED: >${peer.maxRatio}x` : peer.maxRatio !== undefined ? 'ok' : '';
+    if (miss !== '' && miss !== 'ok') failed++;
+    console.log(`  vs ${peer.name.padEnd(27)} ${num(size / m.seconds, 0, 9)} MB/s, ${num(m.rssMb, 0, 4)} MB peak; ours ${num(ratio, 2, 4)}x its time ${peer.maxRatio !== undefined ? `(<=${peer.maxRatio}) ` : ''}${miss}`);
+  }
+  return failed;
 }
 
 /** Peak RSS of every streaming tool on a stream made mostly of 8 MiB lines: all under 150 MB. */

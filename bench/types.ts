@@ -26,4 +26,10 @@ export interface BenchCase {
   minRatioVsJq?: number;
   /** Peak RSS limit for our binary, in MB, from the issue. */
   maxRssMb?: number;
+  /**
+   * Other tools doing the same job, run on the same stream in the same run:
+   * `command` is run as is, `{stream}` replaced by the stream's path (stdin is
+   * the stream too); our time over theirs is printed, with `maxRatio` as target.
+   */
+  peers?: Array<{ name: string; command: string[]; maxRatio?: number; setup?: () => void }>;
 }

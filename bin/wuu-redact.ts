@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
-import { createRedact, DEFAULT_RULES, DEFAULT_SALT, JsonPathError, parsePatternOption, parseRuleFile, RuleError, type PathMode, type RuleSpec } from '../lib/redact/index.js';
+import { Allowlist, createRedact, DEFAULT_RULES, DEFAULT_SALT, JsonPathError, parsePatternOption, parseRuleFile, RuleError, type Finding, type PathMode, type RuleSpec } from '../lib/redact/index.js';
 import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 const ruleNames = [...new Set(DEFAULT_RULES.map((r) => r.name))];
@@ -18,6 +18,21 @@ function wrapList(lead: string, words: readonly string[]): string {
   });
   lines.push(line);
   return lines.join('\n');
+}
+
+/** A file's error as a user reads it. */
+function describe(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied' : code === 'EISDIR' ? 'Is a directory' : (err as Error).message;
+}
+
+/** The text of a file an option names; a usage error when it cannot be read. */
+function readOption(option: string, file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${option} ${file}: ${describe(err)}`);
+  }
 }
 
 export const spec: ToolSpec = {
@@ -45,9 +60,15 @@ Options:
                          e-mail; all: also every absolute path; none: neither
       --pseudonymize     stable placeholders per distinct value
                          (<secret:RULE:1a2b3c4d>), keyed by --salt
-      --salt TEXT        HMAC key for --pseudonymize (default: a public salt;
-                         use a per-project secret)
+      --salt TEXT        HMAC key for --pseudonymize and fingerprints (default:
+                         a public salt; use a per-project secret)
       --report           print counts per rule and per event type on stderr
+      --report-path FILE write every finding to FILE as JSON lines: {"file",
+                         "line", "path", "rule", "fingerprint"}; never the
+                         secret, only 16 hex digits of HMAC-SHA256(salt, value)
+      --allow FILE       leave alone the values FILE lists (repeatable): one
+                         per line, a literal value or a fingerprint from
+                         --report-path; blank lines and '#' lines are ignored
       --check            write nothing; print FILE:LINE: RULE on stderr for
                          each finding and exit 1 when there is any
 
@@ -63,9 +84,9 @@ Examples:
   wuu-redact --check run.jsonl
   wuu-redact --report '$..arguments' run.jsonl > share.jsonl`,
   flags: {
-    string: ['pattern', 'rules', 'paths', 'salt'],
+    string: ['pattern', 'rules', 'paths', 'salt', 'report-path', 'allow'],
     boolean: ['remove', 'default-rules', 'pseudonymize', 'report', 'check'],
-    repeatable: ['pattern', 'rules'],
+    repeatable: ['pattern', 'rules', 'allow'],
     defaults: { 'default-rules': true },
   },
   create({ flags, positionals, warn }) {
@@ -73,7 +94,9 @@ Examples:
     const inputs = positionals.filter((arg) => !arg.startsWith('$'));
     const mode = flags.string('paths') ?? 'home';
     if (mode !== 'home' && mode !== 'all' && mode !== 'none') throw new UsageError(`--paths takes home, all or none, not '${mode}'`);
-    if (flags.has('salt') && !flags.bool('pseudonymize')) throw new UsageError('--salt only makes sense with --pseudonymize');
+    if (flags.has('salt') && !flags.bool('pseudonymize') && !flags.has('report-path') && flags.list('allow').length === 0) {
+      throw new UsageError('--salt only makes sense with --pseudonymize');
+    }
     if (flags.bool('remove') && paths.length === 0) throw new UsageError('--remove needs a JSONPath argument (such as $..arguments)');
     const salt = flags.string('salt');
     if (salt === '') throw new UsageError('--salt must not be empty');
@@ -82,16 +105,23 @@ Examples:
     }
     try {
       const rules: RuleSpec[] = [];
-      for (const file of flags.list('rules')) {
-        let text: string;
-        try {
-          text = fs.readFileSync(file, 'utf8');
-        } catch (err) {
-          throw new UsageError(`--rules ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'No such file or directory' : (err as Error).message}`);
-        }
-        rules.push(...parseRuleFile(text, file));
-      }
+      for (const file of flags.list('rules')) rules.push(...parseRuleFile(readOption('--rules', file), file));
       for (const text of flags.list('pattern')) rules.push(parsePatternOption(text));
+      const entries: string[] = [];
+      for (const file of flags.list('allow')) entries.push(...Allowlist.parse(readOption('--allow', file), salt ?? DEFAULT_SALT).entries());
+      const allow = entries.length > 0 ? new Allowlist(entries, salt ?? DEFAULT_SALT) : undefined;
+      const reportPath = flags.string('report-path');
+      let findings: ((finding: Finding) => void) | undefined;
+      if (reportPath !== undefined) {
+        if (reportPath === '') throw new UsageError('--report-path needs a file name');
+        let fd: number;
+        try {
+          fd = fs.openSync(reportPath, 'w');
+        } catch (err) {
+          throw new UsageError(`--report-path ${reportPath}: ${describe(err)}`);
+        }
+        findings = (finding) => fs.writeSync(fd, `${JSON.stringify(finding)}\n`);
+      }
       const core = createRedact({
         paths,
         remove: flags.bool('remove'),
@@ -103,6 +133,8 @@ Examples:
         report: flags.bool('report'),
         check: flags.bool('check'),
         log: warn,
+        findings,
+        allow,
       });
       return { core, inputs };
     } catch (err) {

@@ -369,7 +369,11 @@ t.test('fast path: lines without any marker are passed unparsed; escapes force t
   t.notOk(r.mayMatchRaw(Buffer.from('{"delta":"plain \\u003cb\\u003e \\u0026 words","type":"agent_message_delta"}')), 'Go escapes are not doubtful');
   t.ok(r.mayMatchRaw(Buffer.from('{"delta":"\\u0073k-","type":"x"}')), 'a \\u escape is');
   t.ok(r.mayMatchRaw(Buffer.from('{"delta":"\\/home","type":"x"}')), 'so is \\/');
-  t.ok(r.mayMatchRaw(Buffer.from('{"delta":"GHP_","type":"x"}')), 'markers are case-insensitive');
+  t.ok(r.mayMatchRaw(Buffer.from('{"delta":"PassWord=","type":"x"}')), 'markers are case-insensitive');
+  // A token prefix counts only where its rule matches: a bare prefix, or one glued to a word, does not.
+  t.notOk(r.mayMatchRaw(Buffer.from('{"delta":"GHP_ and the path to pathos","type":"x"}')), 'a prefix its rule refuses');
+  t.ok(r.mayMatchRaw(Buffer.from('{"delta":"x ghp_0123456789abcdefghijABCDEFGHIJ012345","type":"x"}')), 'a prefix its rule takes');
+  t.ok(r.mayMatchRaw(Buffer.from('{"delta":"x\\nghp_0123456789abcdefghijABCDEFGHIJ012345","type":"x"}')), 'after an escape');
   const core = createRedact();
   t.equal(core.needsParse?.('tool_started'), false, 'the runner leaves parsing to the core');
 });

@@ -6,8 +6,9 @@
  * engine, so no user pattern can make the tool hang.
  */
 import { RE2JS } from 're2js';
-import { ByteMarkers, rawForm } from './byte-scan.js';
-import { analyzePattern, caseless, escapeRegex, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { fedForm } from './byte-scan.js';
+import { Automaton, type MarkerPattern } from './prefilter.js';
+import { analyzePattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 
 /** One match of a compiled rule, in UTF-16 indexes. */
@@ -32,6 +33,8 @@ export interface Compiled {
   reach: number;
   /** Keep matches that look like settings (see RuleSpec.keepSettings). */
   keepSettings?: boolean;
+  /** The pattern starts by refusing some characters before it (a left edge). */
+  leftEdge?: boolean;
 }
 
 /** A partial pattern: whether a match of it starting at `at` runs to the end of the text. */
@@ -40,30 +43,28 @@ export interface CompiledPartial {
   reach: number;
 }
 
-/** A rule with what the engine adds: its kind, whether it is built in, markers for raw lines. */
-export type Spec = RuleSpec & { kind: RuleKind; builtin: boolean; rawMarkers?: string[] };
+/** A rule with what the engine adds: its kind, whether it is built in, and maybe its compiled form (learned workspaces). */
+export type Spec = RuleSpec & { kind: RuleKind; builtin: boolean; compiled?: Compiled; compiledPartial?: CompiledPartial };
 
-/** Everything the scan and the hold-back search need. */
+/** Everything the scan and the hold-back search need, for one list of specs. */
 export interface Built {
   /** Rules with markers, in priority order; index 0 is the placeholder skip. */
   rules: Compiled[];
-  /** Finds every candidate position: markers and `<` (case-insensitive, global). */
-  candidates: RegExp;
-  /** The same over lower-cased text, case-sensitive (much faster than the `i` flag). */
-  lowerCandidates: RegExp;
-  /** Marker (lower-case) → indexes into `rules`, grouped by first character. */
-  dispatch: Map<string, Array<[string, number[]]>>;
+  /** Every marker and `<` (the skip rule), over decoded text. */
+  markers: Automaton;
+  /** Marker pattern id → indexes into `rules`. */
+  rulesOf: Int32Array[];
   /** Rules without markers: scanned everywhere, after the others. */
   unanchored: Compiled[];
-  /** Whether any marker of any rule occurs (case-insensitive); undefined when some rule has none. */
-  markerTest: RegExp | undefined;
-  /** The same for raw lines (bytes of verbatim JSON text); undefined: no raw shortcut. */
-  rawTest: ByteMarkers | undefined;
+  /** Whether any marker of any rule occurs (conditions met); undefined when some rule has none. */
+  markerTest: Automaton | undefined;
+  /** The same for raw lines (JSON text, escapes decoded on the fly); undefined: no raw shortcut. */
+  rawTest: Automaton | undefined;
   partials: CompiledPartial[];
-  /** Partial anchors over the short window, and over the long one for long partials. */
-  shortAnchors: RegExp | undefined;
-  longAnchors: RegExp | undefined;
-  anchorDispatch: Map<string, Array<[string, number[]]>>;
+  /** Partial anchors; `partialsOf` maps a pattern id to partial indexes, `longAnchor` says whether it is a long one. */
+  anchors: Automaton | undefined;
+  partialsOf: Int32Array[];
+  longAnchor: Uint8Array;
   /** Last character of an anchor's proper prefix (reversed) → [prefix, partial indexes]. */
   prefixes: Map<string, Array<[string, number[]]>>;
   /** Partials without anchors (user rules): searched over the short window. */
@@ -77,30 +78,6 @@ export const FALLBACK_HOLD = 256;
 
 /** Partials whose window exceeds the short one: the long anchors. */
 const LONG_ANCHORS: ReadonlySet<string> = new Set(['-----begin', 'eyj', 'bearer', 'basic', ...SECRET_KEY_WORDS]);
-
-/**
- * Drops literals that contain another (the shorter one's presence is implied),
- * unless the shorter one is a key word, which only counts before a non-letter.
- */
-function minimalLiterals(list: Iterable<string>): string[] {
-  const unique = [...new Set(list)].sort((a, b) => a.length - b.length);
-  const kept: string[] = [];
-  for (const m of unique) if (!kept.some((k) => !WORD_MARKERS.has(k) && m.includes(k))) kept.push(m);
-  return kept;
-}
-
-/** A case-insensitive alternation of literals, longest first. */
-function literalsRegex(literals: Iterable<string>, flags: string): RegExp | undefined {
-  const list = [...new Set(literals)].sort((a, b) => b.length - a.length);
-  return list.length === 0 ? undefined : new RegExp(list.map(escapeRegex).join('|'), flags);
-}
-
-/** Markers as one regex: ASCII letters in either case, key words not followed by a lower-case letter. */
-function markerRegex(markers: string[]): RegExp | undefined {
-  if (markers.length === 0) return undefined;
-  const sorted = [...markers].sort((a, b) => b.length - a.length);
-  return new RegExp(sorted.map((m) => caseless(m) + (WORD_MARKERS.has(m) ? '(?![a-z])' : '')).join('|'));
-}
 
 function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, literal: string, index: number): void {
   const first = literal[0]!;
@@ -122,6 +99,7 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
     kind: spec.kind,
     reach: spec.reach ?? 0,
     keepSettings: spec.keepSettings === true,
+    leftEdge: /^\(\?<!\[/.test(spec.pattern),
     exec(text, at) {
       re.lastIndex = at;
       const m = re.exec(text);
@@ -182,6 +160,7 @@ function linearRule(spec: Spec, sticky: boolean): Compiled {
 const cache = new Map<string, Compiled>();
 
 function compileRule(spec: Spec, sticky: boolean): Compiled {
+  if (spec.compiled !== undefined) return spec.compiled;
   if (!spec.builtin) return linearRule(spec, sticky);
   const key = `${sticky}\u0000${spec.kind}\u0000${spec.name}\u0000${spec.reach ?? 0}\u0000${spec.flags ?? ''}\u0000${spec.pattern}`;
   const cached = cache.get(key);
@@ -243,33 +222,151 @@ function freePartial(spec: Spec): (text: string, from: number) => number {
 
 const anchored = (spec: Spec) => spec.markers !== undefined && spec.markers.length > 0 && spec.markers.every((m) => m !== '');
 
+/** Whether a rule's pattern refuses a letter or digit right before its start (EDGE in ./providers.ts). */
+function leftEdge(spec: Spec): boolean {
+  return spec.builtin && (spec.reach ?? 0) === 0 && /^\(\?<!\[A-Za-z0-9/.test(spec.pattern);
+}
+
+/** Marker → rule indexes, and whether every one of those rules needs a left edge. */
+function markerTable(specs: readonly Spec[], indexOf: (spec: Spec) => number): Map<string, { indexes: number[]; edge: boolean }> {
+  const table = new Map<string, { indexes: number[]; edge: boolean }>();
+  for (const spec of specs) {
+    if (!anchored(spec)) continue;
+    const index = indexOf(spec);
+    const edge = leftEdge(spec);
+    for (const marker of spec.markers!) {
+      const key = marker.toLowerCase();
+      let entry = table.get(key);
+      if (entry === undefined) table.set(key, (entry = { indexes: [], edge }));
+      if (!entry.indexes.includes(index)) entry.indexes.push(index);
+      entry.edge &&= edge;
+    }
+  }
+  return table;
+}
+
+/** Rules tried at a raw marker hit, and how many characters after the marker a match may look at. */
+interface Check {
+  rules: Compiled[];
+  behind: number;
+  ahead: number;
+  ok: boolean;
+  cuttable: boolean;
+}
+
+/**
+ * Whether a pattern may read a quote, a blank or a control character: `.`,
+ * `\\s`, `\\S`, `\\W`, `\\D` or a negated class (ASCII classes of token
+ * alphabets cannot).
+ */
+export function readsAnyCharacter(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\\') {
+      if (/[sSWD]/.test(source[i + 1] ?? '') || (inClass && /[nrtbf"]/.test(source[i + 1] ?? ''))) return true;
+      i++;
+    } else if (inClass) {
+      if (ch === ']') inClass = false;
+      else if (ch === '"' || ch === ' ') return true;
+    } else if (ch === '[') {
+      if (source[i + 1] === '^') return true;
+      inClass = true;
+    } else if (ch === '.' || ch === '"' || ch === ' ') return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a raw marker can be checked by its rules at the hit: a built-in
+ * secret rule with a left edge (a prefixed token), whose pattern looks at a
+ * bounded number of characters; key words, homes and e-mail cannot (a key
+ * makes its whole value a secret, a home teaches a user name).
+ */
+function checkable(spec: Spec): Extent | undefined {
+  if (!leftEdge(spec) || spec.kind !== 'secret' || (spec.flags ?? '') !== '') return undefined;
+  const extent = patternExtent(spec.pattern);
+  if (!Number.isFinite(extent.ahead) || extent.ahead > 8192 || !Number.isFinite(extent.behind)) return undefined;
+  // Only negative lookbehinds (less context can only let more through): none is needed then.
+  return { behind: /\(\?<=/.test(spec.pattern) ? extent.behind : 0, ahead: extent.ahead };
+}
+
+/** The patterns of the raw-line test: each marker as the automaton is fed it (UTF-8 bytes, escapes). */
+function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compiled | undefined): MarkerPattern[] {
+  const table = new Map<string, { edge: boolean; check: Check }>();
+  for (const spec of specs) {
+    const edge = leftEdge(spec);
+    const extent = checkable(spec);
+    const rule = compiledOf(spec);
+    for (const marker of spec.markers!) {
+      const key = fedForm(marker).toLowerCase();
+      let entry = table.get(key);
+      if (entry === undefined) table.set(key, (entry = { edge, check: { rules: [], behind: 0, ahead: 0, ok: true, cuttable: true } }));
+      entry.edge &&= edge;
+      const check = entry.check;
+      if (extent === undefined || rule === undefined || /[^\x20-\x7e]/.test(key)) check.ok = false;
+      else {
+        check.rules.push(rule);
+        check.behind = Math.max(check.behind, extent.behind + (spec.reach ?? 0));
+        check.ahead = Math.max(check.ahead, extent.ahead);
+        check.cuttable &&= !readsAnyCharacter(spec.pattern);
+      }
+    }
+  }
+  return [...table].map(([text, { edge, check }]) => ({
+    text,
+    edge,
+    word: WORD_MARKERS.has(text),
+    check: check.ok ? (text2, at) => tryRules(check.rules, text2, at) : undefined,
+    behind: check.behind,
+    ahead: check.ahead,
+    cuttable: check.cuttable,
+  }));
+}
+
+/** Whether one of the rules matches (non-empty) at `at`, or up to its reach before. */
+function tryRules(rules: readonly Compiled[], text: string, at: number): boolean {
+  for (const rule of rules) {
+    for (let k = rule.reach; k >= 0; k--) {
+      if (at - k < 0) continue;
+      const m = rule.exec(text, at - k);
+      if (m !== null && m.end > m.start) return true;
+    }
+  }
+  return false;
+}
+
 /** Builds the scan tables for `specs` (priority order). */
 export function buildRules(specs: readonly Spec[]): Built {
   const rules: Compiled[] = [nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true)];
   rules[0]!.kind = 'skip';
-  const dispatch = new Map<string, Array<[string, number[]]>>();
-  addDispatch(dispatch, '<', 0);
   const unanchored: Compiled[] = [];
+  const indexOf = new Map<Spec, number>();
   for (const spec of specs) {
     if (!anchored(spec)) {
       unanchored.push(compileRule(spec, false));
       continue;
     }
     rules.push(compileRule(spec, true));
-    for (const marker of spec.markers!) addDispatch(dispatch, marker.toLowerCase(), rules.length - 1);
+    indexOf.set(spec, rules.length - 1);
   }
-  const markers = specs.filter(anchored).flatMap((s) => s.markers!.map((m) => m.toLowerCase()));
+  const table = markerTable(specs, (spec) => indexOf.get(spec)!);
+  const patterns: MarkerPattern[] = [{ text: '<', test: false }];
+  const rulesOf: Int32Array[] = [Int32Array.of(0)];
+  for (const [marker, { indexes, edge }] of table) {
+    patterns.push({ text: marker, word: WORD_MARKERS.has(marker), edge });
+    rulesOf.push(Int32Array.from(indexes));
+  }
   const all = unanchored.length === 0;
+  const markers = new Automaton(patterns);
 
   const partials: CompiledPartial[] = [];
-  const anchorDispatch = new Map<string, Array<[string, number[]]>>();
   const prefixes = new Map<string, Array<[string, number[]]>>();
   const freePartials: Array<(text: string, from: number) => number> = [];
-  const shortAnchors: string[] = [];
-  const longAnchors: string[] = [];
+  const anchorIndexes = new Map<string, { indexes: number[]; long: boolean }>();
   let fallbackHold = 0;
   for (const spec of specs) {
-    if (spec.partial === undefined) {
+    if (spec.partial === undefined && spec.compiledPartial === undefined) {
       // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
       // a user rule without one is covered by holding back a fixed tail.
       if (!spec.builtin) fallbackHold = FALLBACK_HOLD;
@@ -280,28 +377,126 @@ export function buildRules(specs: readonly Spec[]): Built {
       freePartials.push(freePartial(spec));
       continue;
     }
-    partials.push(spec.builtin ? nativePartial(spec) : linearPartial(spec));
+    partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
     const index = partials.length - 1;
     for (const anchor of anchors) {
-      addDispatch(anchorDispatch, anchor, index);
-      (!spec.builtin || LONG_ANCHORS.has(anchor) ? longAnchors : shortAnchors).push(anchor);
+      let entry = anchorIndexes.get(anchor);
+      if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false }));
+      if (!entry.indexes.includes(index)) entry.indexes.push(index);
+      entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
       for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, [...anchor.slice(0, k)].reverse().join(''), index);
     }
   }
+  const anchorList = [...anchorIndexes];
+  // Long anchors are noted by the raw test: without one, a piece's hold-back looks at its last line only.
+  const raw = all ? rawPatterns(specs, (spec) => (indexOf.has(spec) ? rules[indexOf.get(spec)!] : undefined)) : [];
+  for (const [anchor, { long }] of anchorList) if (long) raw.push({ text: fedForm(anchor).toLowerCase(), note: true });
   return {
     rules,
-    candidates: literalsRegex([...markers, '<'], 'gi')!,
-    lowerCandidates: literalsRegex([...markers, '<'], 'g')!,
-    dispatch,
+    markers,
+    rulesOf,
     unanchored,
-    markerTest: all ? markerRegex(minimalLiterals(markers)) : undefined,
-    rawTest: all ? new ByteMarkers(minimalLiterals(specs.flatMap((s) => (s.rawMarkers ?? s.markers!).map((m) => rawForm(m).toLowerCase())))) : undefined,
+    markerTest: all ? markers : undefined,
+    rawTest: all ? new Automaton(raw) : undefined,
     partials,
-    shortAnchors: literalsRegex(shortAnchors, 'gi'),
-    longAnchors: literalsRegex(longAnchors, 'gi'),
-    anchorDispatch,
+    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text]) => ({ text }))) : undefined,
+    partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),
+    longAnchor: Uint8Array.from(anchorList.map(([, { long }]) => (long ? 1 : 0))),
     prefixes,
     freePartials,
     fallbackHold,
   };
+}
+
+/** How far a pattern can look: characters before its start (lookbehinds) and after it (match and lookaheads). */
+export interface Extent {
+  behind: number;
+  ahead: number;
+}
+
+/**
+ * An upper bound of how many characters a regex source may look at, before
+ * and from its start; Infinity for unbounded repetition or backreferences.
+ * Lookbehinds count as context before the start (all of them added up),
+ * lookaheads as if they consumed what they look at.
+ */
+export function patternExtent(source: string): Extent {
+  let behind = 0;
+  let i = 0;
+  /** Parses an alternation up to `)` or the end; returns its longest branch. */
+  const alternation = (): number => {
+    let best = 0;
+    let branch = 0;
+    let last = 0; // length of the last atom, for a quantifier
+    while (i < source.length) {
+      const ch = source[i]!;
+      if (ch === ')') break;
+      if (ch === '|') {
+        best = Math.max(best, branch);
+        branch = 0;
+        last = 0;
+        i++;
+        continue;
+      }
+      if (ch === '*' || ch === '+') {
+        branch = last > 0 ? Infinity : branch;
+        i++;
+        if (source[i] === '?') i++;
+        continue;
+      }
+      if (ch === '?') {
+        i++;
+        if (source[i] === '?') i++;
+        continue;
+      }
+      if (ch === '{') {
+        const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24));
+        if (m) {
+          const max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
+          branch += last > 0 ? last * (max - 1) : 0;
+          if (last > 0 && max === Infinity) branch = Infinity;
+          i += m[0].length;
+          if (source[i] === '?') i++;
+          last = 0;
+          continue;
+        }
+      }
+      let atom = 1;
+      if (ch === '\\') {
+        const next = source[i + 1] ?? '';
+        if (/[1-9k]/.test(next)) return Infinity; // a backreference: any length
+        if (/[bB]/.test(next)) atom = 0;
+        i += next === 'u' && /^[0-9a-fA-F]{4}/.test(source.slice(i + 2, i + 6)) ? 6 : next === 'x' ? 4 : 2;
+      } else if (ch === '[') {
+        let j = i + 1;
+        while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+        i = j + 1;
+      } else if (ch === '^' || ch === '$') {
+        atom = 0;
+        i++;
+      } else if (ch === '(') {
+        let kind = '';
+        if (source[i + 1] === '?') {
+          const head = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_][A-Za-z0-9_]*>)/.exec(source.slice(i, i + 70));
+          kind = head?.[0].slice(2, 4) ?? '';
+          i += head ? head[0].length : 3;
+        } else i++;
+        const inner = alternation();
+        i++; // the `)`
+        if (kind === '<=' || kind === '<!') {
+          behind += inner;
+          atom = 0;
+        } else atom = inner;
+      } else i++;
+      branch += atom;
+      last = atom;
+    }
+    return Math.max(best, branch);
+  };
+  let ahead = 0;
+  while (i < source.length) {
+    ahead = Math.max(ahead, alternation());
+    i++; // a stray `)`
+  }
+  return { behind, ahead };
 }

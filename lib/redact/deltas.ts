@@ -80,6 +80,8 @@ export interface Piece {
   go: boolean;
   /** Rule names found in the other fields. */
   hits: string[];
+  /** The findings in the other fields (for --report-path). */
+  found?: readonly Span[];
   where: Where;
 }
 
@@ -106,7 +108,7 @@ interface Entry {
 }
 
 /** Counts findings: the core's report and check. */
-export type Recorder = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: Where) => void;
+export type Recorder = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: Where, found?: readonly Span[] | (() => readonly Span[])) => void;
 
 /** Every open delta stream's held piece, and the events waiting behind them. */
 export class DeltaStreams {
@@ -258,7 +260,7 @@ export class DeltaStreams {
   /** Makes a piece's entry ready: `text[from, to)` with `spans` applied is its delta. */
   private resolve(item: Item, text: string, from: number, to: number, spans: readonly Span[], hits: readonly string[]): void {
     const { piece } = item;
-    this.record(piece.ids.type, piece.hits.concat(hits), piece.where);
+    this.record(piece.ids.type, piece.hits.concat(hits), piece.where, () => [...(piece.found ?? []), ...spans.map((s) => ({ ...s, path: '$.delta' }))]);
     let literal: string;
     if (text.slice(from, to) === piece.text) {
       const shifted = spans.map((s) => ({ ...s, start: s.start - from, end: s.end - from }));

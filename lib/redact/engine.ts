@@ -8,14 +8,16 @@
  * The engine reports findings as spans of the text it was given, so the
  * event walk can patch a line's encoded bytes in place (./walk.ts).
  */
-import { verbatimRun } from './byte-scan.js';
 import { buildRules, type Built, type Compiled, type Match, type Spec } from './compile.js';
+import type { Automaton } from './prefilter.js';
 import { DEFAULT_SALT, Placeholders } from './placeholders.js';
-import { caseless, escapeRegex, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { caseless, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
 import { isSharedHome, isUserName } from './users.js';
 import { accept } from './verdict.js';
 import { View } from './view.js';
+import { Workspaces } from './workspaces.js';
+import type { Allowlist } from './allow.js';
 
 /** `\\uXXXX` or `\\/`: escapes that could spell a marker. */
 const ESCAPED = /\\(?:u[0-9a-fA-F]{4}|\/)/;
@@ -30,6 +32,10 @@ export interface EngineOptions {
   pathMode?: PathMode;
   pseudonymize?: boolean;
   salt?: string;
+  /** Values left alone: known false positives, by value or by fingerprint (see ./allow.ts). */
+  allow?: Allowlist;
+  /** Keep each finding's value on its span (for --report-path fingerprints); off, spans stay small. */
+  values?: boolean;
 }
 
 /** One replacement: `text.slice(start, end)` becomes `text`, found by `rule`. */
@@ -38,6 +44,10 @@ export interface Span {
   end: number;
   text: string;
   rule: string;
+  /** The text replaced (for --report-path fingerprints); absent on patches that only move text. */
+  value?: string;
+  /** Where the string lies in its event, as a JSON path (set by the walk). */
+  path?: string;
 }
 
 const MAX_USERS = 256;
@@ -61,19 +71,30 @@ export class Redactor {
   /** Increases whenever a user name or workspace is learned. */
   generation = 0;
   private readonly users = new Map<string, string>();
-  private readonly workspaces: string[] = [];
-  private built: Built | undefined;
+  private readonly workspaces = new Workspaces();
+  private tables: Tables | undefined;
+  /** What the learned tables were built from: they are rebuilt only when their markers change. */
+  private learnedKey = '';
+  private readonly fixed: Built;
   private readonly pathMode: PathMode;
   private readonly defaultRules: boolean;
   private readonly userRules: RuleSpec[];
   private readonly placeholders: Placeholders;
+  /** Known false positives: a finding of one of these values is left as it is. */
+  readonly allow: Allowlist | undefined;
+  private readonly values: boolean;
 
   constructor(options: EngineOptions = {}) {
     this.pathMode = options.pathMode ?? 'home';
     this.defaultRules = options.defaultRules !== false;
     this.userRules = options.rules ?? [];
     this.placeholders = new Placeholders(options.pseudonymize === true, options.salt ?? DEFAULT_SALT);
-    this.compiled(); // compile now: a bad user rule fails up front
+    this.allow = options.allow;
+    this.values = options.values === true;
+    // Compiled now (a bad user rule fails up front) and never again: what is
+    // learned later only rebuilds the small tables of workspaces and user names.
+    this.fixed = fixedTables(this.fixedSpecs(), this.defaultRules, this.pathMode, this.userRules);
+    this.compiled();
   }
 
   /** Whether object keys that name a secret have their string values redacted. */
@@ -84,12 +105,13 @@ export class Redactor {
   /** Records a workspace root or cwd; its later occurrences become `<workspace>`. */
   learnWorkspace(path: string): void {
     if (this.pathMode === 'none' || path.length < 2 || /^(?:[/\\]+|[A-Za-z]:[/\\]*)$/.test(path)) return;
+    // Only an absolute path: `~/x` or a placeholder is what a first pass left (idempotence).
+    if (!/^(?:\/|\\\\|[A-Za-z]:[/\\])/.test(path) || path.includes('<')) return;
     const home = /^(?:\/home\/|\/Users\/|[A-Za-z]:[\\/]+Users[\\/]+)([^/\\]+)/i.exec(path);
     if (home?.[1] !== undefined) this.learnUser(home[1]);
     const trimmed = path.replace(/[/\\]+$/, '');
-    if (this.workspaces.includes(trimmed) || this.workspaces.length >= MAX_WORKSPACES) return;
-    this.workspaces.push(trimmed);
-    this.workspaces.sort((a, b) => b.length - a.length);
+    if (this.workspaces.has(trimmed) || this.workspaces.size >= MAX_WORKSPACES) return;
+    this.workspaces.add(trimmed);
     this.changed();
   }
 
@@ -108,31 +130,44 @@ export class Redactor {
 
   private changed(): void {
     this.generation++;
-    this.built = undefined;
+    const key = JSON.stringify([this.workspaces.markers(), this.workspaces.anchors(), [...this.users.keys()]]);
+    if (key === this.learnedKey) return; // the workspace rule reads its list itself
+    this.learnedKey = key;
+    this.tables = undefined;
   }
 
-  private specs(): Spec[] {
+  /** The rules that never change: built-in and user rules, homes, e-mail, paths. */
+  private fixedSpecs(): Spec[] {
     const specs: Spec[] = [];
     const paths = this.pathMode !== 'none';
-    if (paths && this.workspaces.length > 0) {
-      const shortOnes = this.workspaces.filter((w) => w.length <= 1024);
-      specs.push({
-        name: 'workspace',
-        kind: 'workspace',
-        pattern: `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}(?:${this.workspaces.map(escapeRegex).join('|')})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`,
-        markers: [...new Set(this.workspaces.map((w) => w.slice(0, 12)))],
-        rawMarkers: this.workspaces.map(verbatimRun),
-        partial: shortOnes.length > 0 ? `(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}${prefixPattern(shortOnes)}` : undefined,
-        partialAnchors: [...new Set(shortOnes.map((w) => w[0]!))],
-        builtin: true,
-      });
-    }
     if (this.defaultRules) for (const rule of DEFAULT_RULES) specs.push({ ...rule, kind: 'secret', builtin: true });
     for (const rule of this.userRules) specs.push({ ...rule, kind: 'secret', builtin: false });
     if (paths) {
       for (const rule of HOME_RULES) specs.push({ ...rule, kind: rule.kind ?? 'home', builtin: true });
       specs.push({ ...EMAIL_RULE, kind: 'email', builtin: true });
-      if (this.users.size > 0) {
+    }
+    if (this.pathMode === 'all') for (const rule of PATH_RULES) specs.push({ ...rule, kind: 'path', builtin: true });
+    return specs;
+  }
+
+  /** The rules made of what was learned: the workspaces, then the user names. */
+  private learnedSpecs(): Spec[] {
+    const specs: Spec[] = [];
+    const paths = this.pathMode !== 'none';
+    if (paths && this.workspaces.size > 0) {
+      specs.push({
+        name: 'workspace',
+        kind: 'workspace',
+        pattern: Workspaces.pattern,
+        markers: this.workspaces.markers(),
+        partialAnchors: this.workspaces.anchors(),
+        compiled: this.workspaces.rule,
+        compiledPartial: this.workspaces.anchors().length > 0 ? this.workspaces.partial : undefined,
+        builtin: true,
+      });
+    }
+    if (paths && this.users.size > 0) {
+      {
         const names = [...this.users.values()].sort((a, b) => b.length - a.length);
         specs.push({
           name: 'user',
@@ -144,29 +179,45 @@ export class Redactor {
         });
       }
     }
-    if (this.pathMode === 'all') for (const rule of PATH_RULES) specs.push({ ...rule, kind: 'path', builtin: true });
     return specs;
   }
 
-  /** The compiled tables (rebuilt after a user name or workspace is learned). */
-  compiled(): Built {
-    this.built ??= buildRules(this.specs());
-    return this.built;
+  /** The tables: the fixed ones and those of what was learned (rebuilt after a user name or workspace is learned). */
+  compiled(): Tables {
+    this.tables ??= joinTables(this.fixed, this.learnedSpecs());
+    return this.tables;
   }
 
   /**
    * False when the raw line certainly holds nothing to redact: none of the
-   * markers occurs in its bytes and no escape could spell one.
+   * markers occurs in its decoded text, and no `\\/` escape could hide one.
    */
-  mayMatchRaw(raw: Buffer): boolean {
-    const test = this.compiled().rawTest;
-    return test === undefined || test.test(raw);
+  mayMatchRaw(raw: Uint8Array, start = 0, end = raw.length): boolean {
+    const tests = this.compiled().rawTests;
+    this.longAnchors = true;
+    if (tests === undefined) return true;
+    let noted = false;
+    for (const test of tests) {
+      if (test.testRaw(raw, start, end)) return true;
+      noted ||= test.noted;
+    }
+    this.longAnchors = noted;
+    return false;
   }
+
+  /**
+   * After {@link mayMatchRaw} said false: whether the line holds an anchor of
+   * a long partial (a private key, a JWT, a key word) that the hold-back must
+   * look for beyond the last line of a delta.
+   */
+  longAnchors = true;
 
   /** False when the text certainly holds no marker (and so nothing to redact). */
   mayMatch(text: string): boolean {
-    const test = this.compiled().markerTest;
-    return test === undefined || test.test(text);
+    const tests = this.compiled().markerTests;
+    if (tests === undefined) return true;
+    for (const test of tests) if (test.test(text)) return true;
+    return false;
   }
 
   /**
@@ -176,41 +227,30 @@ export class Redactor {
    * rule that starts inside it (a provider token after a refused key) is tried.
    */
   scan(text: string, from: number, onMatch: (m: Match, rule: Compiled) => boolean | null): void {
-    const built = this.compiled();
+    const tables = this.compiled();
     // Every (position, rule) worth trying, in text order then rule order; a
-    // typed array grows by doubling (no spread, no per-hit objects).
+    // typed array grows by doubling (no spread, no per-hit objects). One
+    // automaton pass per table finds every marker; nothing is lower-cased.
     let attempts = new Float64Array(64);
     let count = 0;
-    // Markers are lower-case ASCII: search the lower-cased text case-sensitively
-    // when lower-casing keeps every offset (it does unless rare letters expand).
-    // Only the text from `from` on is searched: a finding's head is scanned again
-    // from the finding's start, and lower-casing all of the text before it each
-    // time made a string with many findings quadratic (200k `password=x` took minutes).
-    const window = from === 0 ? text : text.slice(from);
-    const lower = window.toLowerCase();
-    const folded = lower.length === window.length;
-    const candidates = folded ? built.lowerCandidates : built.candidates;
-    const subject = folded ? lower : window;
-    candidates.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = candidates.exec(subject)) !== null) {
-      const local = m.index;
-      const at = local + from;
-      for (const [literal, indexes] of built.dispatch.get(subject[local]!.toLowerCase()) ?? []) {
-        if (literal.length > 1 && !(folded ? subject.startsWith(literal, local) : subject.slice(local, local + literal.length).toLowerCase() === literal)) continue;
-        for (const index of indexes) {
-          for (let k = built.rules[index]!.reach; k >= 0; k--) {
+    for (const { markers, prios } of tables.scanners) {
+      markers.scan(text, from);
+      const { hits, hitCount, lengths } = markers;
+      for (let h = 0; h < hitCount; h++) {
+        const id = hits[2 * h + 1]!;
+        const at = hits[2 * h]! - lengths[id]!;
+        for (const prio of prios[id]!) {
+          for (let k = tables.rules[prio]!.reach; k >= 0; k--) {
             if (at - k < from) continue;
             if (count === attempts.length) {
               const bigger = new Float64Array(count * 2);
               bigger.set(attempts);
               attempts = bigger;
             }
-            attempts[count++] = (at - k) * 4096 + index;
+            attempts[count++] = (at - k) * 4096 + prio;
           }
         }
       }
-      candidates.lastIndex = local + 1;
     }
     if (count === 0) return;
     const sorted = attempts.subarray(0, count).sort();
@@ -219,7 +259,7 @@ export class Redactor {
       const attempt = sorted[i]!;
       const at = Math.floor(attempt / 4096);
       if (at < next) continue;
-      const rule = built.rules[attempt % 4096]!;
+      const rule = tables.rules[attempt % 4096]!;
       const found = rule.exec(text, at);
       if (found === null || found.end === found.start) continue;
       const taken = onMatch(found, rule);
@@ -256,15 +296,20 @@ export class Redactor {
   }
 
   private find(input: string, hits: string[], from: number): Span[] {
-    const built = this.compiled();
-    if (built.markerTest !== undefined && !built.markerTest.test(input)) return [];
+    const tables = this.compiled();
+    if (!this.mayMatch(input)) return [];
     const spans: Span[] = [];
     let last = from;
     // Placeholders already in the text: no finding may cut into one (idempotence).
     const guards: number[] = [];
+    /** Where placeholders end: a rule that refuses a letter before its start refuses these too (they replaced one). */
+    const guardEnds = new Set<number>();
     if (input.includes('<')) {
       const re = new RegExp(PLACEHOLDER_PATTERN, 'g');
-      for (let p: RegExpExecArray | null; (p = re.exec(input)) !== null; ) guards.push(p.index, p.index + p[0].length);
+      for (let p: RegExpExecArray | null; (p = re.exec(input)) !== null; ) {
+        guards.push(p.index, p.index + p[0].length);
+        guardEnds.add(p.index + p[0].length);
+      }
     }
     let guard = 0;
     /** Records a match; false when it is refused (starts inside a placeholder, or the verdict refuses it). */
@@ -288,6 +333,9 @@ export class Redactor {
       let start = m.start;
       let end = m.end;
       if (m.secret) [start, end] = m.secret;
+      // Allowed and reported as a whole, even when only its tail is new here (a released piece held its head).
+      const value = input.slice(m.lead !== undefined ? Math.min(start, m.lead) : start, end);
+      if (this.allow?.has(value) === true) return false;
       if (m.lead !== undefined) {
         if (m.lead < last) return false; // its local part was taken by an earlier finding (user:pass@host)
         start = Math.min(start, m.lead);
@@ -306,31 +354,38 @@ export class Redactor {
           key = m.name;
         }
       } else if (rule.kind === 'root') key = 'root';
-      spans.push({ start, end, text: this.placeholder(rule.kind as RuleKind, rule.name, key), rule: rule.name });
+      const span: Span = { start, end, text: this.placeholder(rule.kind as RuleKind, rule.name, key), rule: rule.name };
+      if (this.values) span.value = value;
+      spans.push(span);
       hits.push(rule.name);
       last = end;
       return true;
     };
     // Matches may start in the context before `from` (a key there, its value after it).
-    this.scan(input, 0, (m, rule) => (rule.kind === 'skip' || add(m, rule) ? true : null));
-    if (built.unanchored.length === 0) return spans;
+    this.scan(input, 0, (m, rule) => {
+      if (rule.kind === 'skip' || (rule.leftEdge === true && guardEnds.has(m.start))) return true;
+      return add(m, rule) ? true : null;
+    });
+    if (tables.unanchored.length === 0) return spans;
     // Rules without markers: everywhere, except inside placeholders and earlier spans.
     const taken: Array<[number, number]> = spans.map((s) => [s.start, s.end]);
     const skip = new RegExp(PLACEHOLDER_PATTERN, 'g');
     skip.lastIndex = from;
     for (let p: RegExpExecArray | null; (p = skip.exec(input)) !== null; ) taken.push([p.index, p.index + p[0].length]);
     const extra: Span[] = [];
-    for (const rule of built.unanchored) {
+    for (const rule of tables.unanchored) {
       for (let at = from; at <= input.length; ) {
         const m = rule.exec(input, at);
         if (m === null) break;
         const s = m.secret ? m.secret[0] : m.start;
         const e = m.secret ? m.secret[1] : m.end;
-        if (m.end === m.start || e <= s || taken.some(([a, b]) => s < b && e > a)) {
+        if (m.end === m.start || e <= s || taken.some(([a, b]) => s < b && e > a) || this.allow?.has(input.slice(s, e)) === true) {
           at = m.start + 1;
           continue;
         }
-        extra.push({ start: s, end: e, text: this.placeholder('secret', rule.name, input.slice(s, e)), rule: rule.name });
+        const span: Span = { start: s, end: e, text: this.placeholder('secret', rule.name, input.slice(s, e)), rule: rule.name };
+        if (this.values) span.value = input.slice(s, e);
+        extra.push(span);
         taken.push([s, e]);
         hits.push(rule.name);
         at = m.end;
@@ -352,4 +407,81 @@ export class Redactor {
   placeholder(kind: RuleKind, name: string, value: string): string {
     return this.placeholders.make(kind, name, value);
   }
+}
+
+/** What the scan and the hold-back use: the fixed tables and the learned ones, joined by priority. */
+export interface Tables {
+  /** Every rule by priority (0: the placeholder skip); an attempt is `position * 4096 + priority`. */
+  rules: Compiled[];
+  /** Marker automata, each with its pattern id → rule priorities. */
+  scanners: Array<{ markers: Automaton; prios: Int32Array[] }>;
+  unanchored: Compiled[];
+  /** Undefined when some rule has no markers (no shortcut). */
+  markerTests: Automaton[] | undefined;
+  rawTests: Automaton[] | undefined;
+  /** The tables whose partials the hold-back searches, with the offset of their partial indexes. */
+  holds: Array<{ built: Built; offset: number }>;
+  /** Every partial, fixed ones first. */
+  partials: Built['partials'];
+  freePartials: Built['freePartials'];
+  fallbackHold: number;
+  /** Whether e-mail addresses are redacted (their local part is held back at a piece's end). */
+  email: boolean;
+}
+
+/** Fixed tables by options: rebuilt by no Redactor after the first with the same rules. */
+const fixedCache = new Map<string, Built>();
+
+function fixedTables(specs: Spec[], defaults: boolean, mode: PathMode, user: readonly RuleSpec[]): Built {
+  const key = `${defaults}\u0000${mode}\u0000${JSON.stringify(user)}`;
+  let built = fixedCache.get(key);
+  if (built === undefined) {
+    built = buildRules(specs);
+    if (fixedCache.size >= 16) fixedCache.clear();
+    fixedCache.set(key, built);
+  }
+  return built;
+}
+
+/**
+ * Joins the fixed tables with those of the learned rules: the workspace rule
+ * comes first (priority 1), the user-name rule after e-mail and before
+ * `--paths all`'s path rules, as when all were one list.
+ */
+function joinTables(fixed: Built, learned: Spec[]): Tables {
+  const firstPath = fixed.rules.findIndex((r) => r.kind === 'path');
+  const userAt = firstPath < 0 ? fixed.rules.length : firstPath;
+  const fixedPrio = (i: number) => (i === 0 ? 0 : i < userAt ? i + 1 : i + 2);
+  const rules: Compiled[] = new Array<Compiled>(fixed.rules.length + 2);
+  fixed.rules.forEach((rule, i) => (rules[fixedPrio(i)] = rule));
+  const never = fixed.rules[0]!;
+  rules[1] = never;
+  rules[userAt + 1] = never;
+  const scanners = [{ markers: fixed.markers, prios: fixed.rulesOf.map((list) => list.map(fixedPrio)) }];
+  const tables: Tables = {
+    rules,
+    scanners,
+    unanchored: fixed.unanchored,
+    markerTests: fixed.markerTest ? [fixed.markerTest] : undefined,
+    rawTests: fixed.rawTest ? [fixed.rawTest] : undefined,
+    holds: [{ built: fixed, offset: 0 }],
+    partials: fixed.partials,
+    freePartials: fixed.freePartials,
+    fallbackHold: fixed.fallbackHold,
+    email: fixed.rules.some((r) => r.kind === 'email'),
+  };
+  if (learned.length === 0) return tables;
+  const built = buildRules(learned);
+  const learnedPrio = (i: number) => (i === 0 ? -1 : built.rules[i]!.kind === 'workspace' ? 1 : userAt + 1);
+  built.rules.forEach((rule, i) => {
+    if (i > 0) rules[learnedPrio(i)] = rule;
+  });
+  // Pattern 0 is `<`, already found by the fixed automaton.
+  scanners.push({ markers: built.markers, prios: built.rulesOf.map((list, id) => (id === 0 ? new Int32Array(0) : list.map(learnedPrio))) });
+  if (tables.markerTests && built.markerTest) tables.markerTests = [...tables.markerTests, built.markerTest];
+  if (tables.rawTests && built.rawTest) tables.rawTests = [...tables.rawTests, built.rawTest];
+  tables.holds = [...tables.holds, { built, offset: fixed.partials.length }];
+  tables.partials = [...fixed.partials, ...built.partials];
+  tables.freePartials = [...fixed.freePartials, ...built.freePartials];
+  return tables;
 }

@@ -17,58 +17,91 @@ const MAX_WINDOW = 16600;
 /**
  * Where to cut a delta piece: the start of the earliest suffix that could
  * begin a match continued by the next piece (the text's length when none).
+ * `long` false: the text is known to hold no long anchor (the raw test said
+ * so), so only its last line is searched.
  */
-export function holdPoint(engine: Redactor, text: string): number {
-  const built = engine.compiled();
+export function holdPoint(engine: Redactor, text: string, long = true): number {
+  const tables = engine.compiled();
   const len = text.length;
   if (len === 0) return 0;
   let hold = len;
-  if (built.fallbackHold > 0) hold = Math.max(0, len - built.fallbackHold);
+  if (tables.fallbackHold > 0) hold = Math.max(0, len - tables.fallbackHold);
   const attempts: number[] = [];
-  const tryAt = (at: number, indexes: number[]) => {
-    for (const index of indexes) {
-      const reach = built.partials[index]!.reach;
+  const tryAt = (at: number, indexes: ArrayLike<number>, offset: number) => {
+    for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i]! + offset;
+      const reach = tables.partials[index]!.reach;
       for (let k = reach; k >= 0; k--) if (at - k >= 0) attempts.push((at - k) * 4096 + index);
-    }
-  };
-  // Anchors cut by the end of the piece: the text ends with their beginning.
-  const tail = text.slice(-16).toLowerCase();
-  for (const [reversed, indexes] of built.prefixes.get(tail[tail.length - 1]!) ?? []) {
-    const prefix = [...reversed].reverse().join('');
-    if (tail.endsWith(prefix)) tryAt(len - prefix.length, indexes);
-  }
-  // Whole anchors within reach of the end.
-  const search = (re: RegExp | undefined, window: number) => {
-    if (re === undefined || window <= 0) return;
-    re.lastIndex = Math.max(0, len - window);
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      const at = m.index;
-      for (const [literal, indexes] of built.anchorDispatch.get(text[at]!.toLowerCase()) ?? []) {
-        if (text.slice(at, at + literal.length).toLowerCase() === literal) tryAt(at, indexes);
-      }
-      re.lastIndex = at + 1;
     }
   };
   // Short partials never span a line break (their classes exclude \n): only
   // the last line can hold their start. Long ones (PEM blocks) can.
   const lastBreak = text.lastIndexOf('\n');
-  search(built.shortAnchors, Math.min(SHORT_WINDOW, len - lastBreak - 1));
-  search(built.longAnchors, MAX_WINDOW);
+  const shortFrom = Math.max(0, len - Math.min(SHORT_WINDOW, len - lastBreak - 1));
+  const longFrom = long ? Math.max(0, len - MAX_WINDOW) : shortFrom;
+  const tail = text.slice(-16).toLowerCase();
+  for (const { built, offset } of tables.holds) {
+    // Anchors cut by the end of the piece: the text ends with their beginning.
+    for (const [reversed, indexes] of built.prefixes.get(tail[tail.length - 1]!) ?? []) {
+      const prefix = [...reversed].reverse().join('');
+      if (tail.endsWith(prefix)) tryAt(len - prefix.length, indexes, offset);
+    }
+    // Whole anchors within reach of the end: one automaton pass over the tail.
+    const anchors = built.anchors;
+    if (anchors === undefined) continue;
+    anchors.scan(text, longFrom);
+    const { hits, hitCount, lengths } = anchors;
+    for (let h = 0; h < hitCount; h++) {
+      const id = hits[2 * h + 1]!;
+      const at = hits[2 * h]! - lengths[id]!;
+      if (at < shortFrom && built.longAnchor[id] === 0) continue;
+      tryAt(at, built.partialsOf[id]!, offset);
+    }
+  }
   attempts.sort((a, b) => a - b);
   for (const attempt of attempts) {
     const at = Math.floor(attempt / 4096);
     if (at >= hold) break;
-    if (built.partials[attempt % 4096]!.test(text, at)) {
+    if (tables.partials[attempt % 4096]!.test(text, at)) {
       hold = at;
       break;
     }
   }
   const windowStart = Math.max(0, len - SHORT_WINDOW);
-  for (const free of built.freePartials) hold = Math.min(hold, free(text, windowStart));
+  for (const free of tables.freePartials) hold = Math.min(hold, free(text, windowStart));
+  if (tables.email) hold = Math.min(hold, emailTail(text));
   if (len - hold > MAX_HOLD) hold = len - MAX_HOLD;
   if (hold < len) hold = outsideMatches(engine, text, hold);
   return hold;
+}
+
+/** Characters of an e-mail address's local part, and of its domain. */
+const LOCAL = new Uint8Array(128);
+const DOMAIN = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const alnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  DOMAIN[c] = alnum || c === 0x2e || c === 0x2d ? 1 : 0;
+  LOCAL[c] = DOMAIN[c] === 1 || c === 0x5f || c === 0x25 || c === 0x2b ? 1 : 0;
+}
+const isLocal = (c: number) => c < 128 && LOCAL[c] === 1;
+
+/**
+ * Where a possible e-mail address at the end of the text starts (the text's
+ * length when none): a local part that the next piece may continue with
+ * `@domain`, or a local part, `@` and the domain so far. Without this, an
+ * address cut before its `@` leaked its local part (issue 23).
+ */
+export function emailTail(text: string): number {
+  const len = text.length;
+  let j = len;
+  while (j > 0 && len - j <= 253 && text.charCodeAt(j - 1) < 128 && DOMAIN[text.charCodeAt(j - 1)] === 1) j--;
+  // `local@dom` so far: the local part before the `@`.
+  const end = j > 0 && text.charCodeAt(j - 1) === 0x40 ? j - 1 : len;
+  if (end === len && j < len - 64 - 1) return len; // too long a run for a local part
+  let k = end;
+  while (k > 0 && end - k <= 64 && isLocal(text.charCodeAt(k - 1))) k--;
+  if (k === end || end - k > 64) return len;
+  return k;
 }
 
 /** Moves a cut point back to the start of a complete match that spans it. */

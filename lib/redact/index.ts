@@ -10,3 +10,4 @@ export { DEFAULT_SALT } from './placeholders.js';
 export { holdPoint } from './hold-back.js';
 export { FALLBACK_HOLD } from './compile.js';
 export { Redactor, type PathMode } from './engine.js';
+export { Allowlist, fingerprint } from './allow.js';

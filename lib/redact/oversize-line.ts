@@ -8,7 +8,7 @@
  * line's length; each write yields to the event loop, so signals are served.
  */
 import type { Emit } from '../core.js';
-import type { Redactor } from './engine.js';
+import type { Redactor, Span } from './engine.js';
 import { applySpans } from './engine.js';
 import { holdPoint } from './hold-back.js';
 import type { Where } from './deltas.js';
@@ -71,7 +71,14 @@ export function redactOversize(
   where: Where,
   record: (type: string, hits: ReadonlyMap<string, number>, where: Where) => void,
   write: boolean,
+  report: (span: Span) => void = () => {},
 ): OversizeRedaction {
+  /** The spans of a piece of text, each reported as it is found (nothing accumulates over the line). */
+  const spansOf = (input: string, from = 0): Span[] => {
+    const spans = engine.spans(input, hits, from);
+    for (const span of spans) report(span);
+    return spans;
+  };
   let source: TokenSource | undefined;
   let sink: TokenSink | undefined;
   let none: symbol | undefined;
@@ -106,7 +113,7 @@ export function redactOversize(
       if (cut === left.length) return; // all of it could begin a match: wait for more
     }
     const part = context.slice(0, cut);
-    put({ name: 'stringChunk', value: applySpans(part, engine.spans(part, hits, left.length), left.length) });
+    put({ name: 'stringChunk', value: applySpans(part, spansOf(part, left.length), left.length) });
     left = context.slice(Math.max(0, cut - CONTEXT), cut);
     text = context.slice(cut);
   };
@@ -121,7 +128,7 @@ export function redactOversize(
         inKey = false;
         keys[keys.length - 1] = key;
         put({ name: 'startKey' });
-        put({ name: 'stringChunk', value: depth === 1 ? key : engine.text(key, hits) });
+        put({ name: 'stringChunk', value: depth === 1 ? key : applySpans(key, spansOf(key)) });
         put({ name: 'endKey' });
         return;
       }
@@ -160,10 +167,11 @@ export function redactOversize(
       }
       case 'endString': {
         if (!secretValue) slice(true);
-        else if (!dropped && (text === '' || PLACEHOLDER_ONLY.test(text) || isConfigValue(text))) put({ name: 'stringChunk', value: text });
+        else if (!dropped && (text === '' || PLACEHOLDER_ONLY.test(text) || isConfigValue(text) || engine.allow?.has(text) === true)) put({ name: 'stringChunk', value: text });
         else {
           put({ name: 'stringChunk', value: engine.placeholder('secret', 'key-value', text) });
           hits.push('key-value');
+          if (!dropped) report({ start: 0, end: text.length, text: '', rule: 'key-value', value: text });
         }
         inString = false;
         secretValue = false;

@@ -28,11 +28,14 @@ import { escapeControls } from '../text.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
 import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
 import { View } from './view.js';
-import { Redactor, type PathMode } from './engine.js';
+import { applySpans, Redactor, type PathMode } from './engine.js';
 import { holdPoint } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
+import { Allowlist, fingerprint } from './allow.js';
+import { DEFAULT_SALT as SALT } from './placeholders.js';
+import type { Span } from './engine.js';
 
 export { JsonPathError };
 
@@ -58,6 +61,20 @@ export interface RedactOptions {
   check?: boolean;
   /** Where report and check lines go (the CLI: stderr with the program name). */
   log?: (line: string) => void;
+  /** Receives every finding (the CLI's --report-path writes them as JSONL); never the secret itself. */
+  findings?: (finding: Finding) => void;
+  /** Values and fingerprints left alone (the CLI's --allow). */
+  allow?: Allowlist;
+}
+
+/** One finding for --report-path: where, which rule, and a fingerprint of the value (see ./allow.ts). */
+export interface Finding {
+  file: string;
+  line: number;
+  /** JSON path of the string (`$.arguments|$.command`: inside JSON held by a string); null in a line over --max-line-bytes. */
+  path: string | null;
+  rule: string;
+  fingerprint: string;
 }
 
 /** The events that announce a workspace (and a home) to learn: session_configured and thread_*. */
@@ -68,6 +85,39 @@ function countNames(hits: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const name of hits) counts.set(name, (counts.get(name) ?? 0) + 1);
   return counts;
+}
+
+const DELTA_OPEN = Buffer.from('{"delta":"');
+
+/**
+ * The last characters of a delta line's `delta` string, decoded from the
+ * bytes near its end only: all the hold-back of a clean piece reads (its
+ * windows end at the text's end), without decoding a piece of megabytes.
+ * Needs the producer's shape (`delta` first, Go sorts keys); otherwise, or
+ * when the cut would split an escape, the whole string as topLevelString reads it.
+ */
+export function deltaTail(raw: Buffer, bytes: number): string | undefined {
+  if (raw.length <= bytes || raw.compare(DELTA_OPEN, 0, DELTA_OPEN.length, 0, DELTA_OPEN.length) !== 0) return topLevelString(raw, 'delta');
+  const open = DELTA_OPEN.length - 1;
+  let close = open;
+  for (;;) {
+    close = raw.indexOf(0x22, close + 1);
+    if (close < 0) return topLevelString(raw, 'delta');
+    let k = close;
+    while (raw[k - 1] === 0x5c) k--;
+    if ((close - k) % 2 === 0) break;
+  }
+  let from = close - bytes;
+  if (from <= open + 1) return topLevelString(raw, 'delta');
+  // Not inside an escape (at most 6 bytes, starting with a backslash), nor a UTF-8 sequence.
+  const limit = from + 64;
+  while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || (raw[from]! & 0xc0) === 0x80)) from++;
+  if (from === limit) return topLevelString(raw, 'delta');
+  try {
+    return JSON.parse(`"${raw.toString('utf8', from, close)}"`) as string;
+  } catch {
+    return topLevelString(raw, 'delta');
+  }
 }
 
 /** Whether a raw line was written with Go's HTML escaping (no literal `<`, `>`, `&`). */
@@ -92,11 +142,19 @@ function idsOf(rec: EventRecord, type = rec.type): StreamIds {
  * RuleError for a bad rule (the CLI reports both as usage errors).
  */
 export function createRedact(options: RedactOptions = {}): Core {
-  const engine = new Redactor(options);
+  const engine = new Redactor({ ...options, values: options.findings !== undefined });
   const paths = (options.paths ?? []).map(preparePath);
   const check = options.check === true;
   const log = options.log ?? (() => {});
-  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }) => {
+  const salt = options.salt ?? SALT;
+  const sink = options.findings;
+  /** One finding to --report-path. */
+  const report = (span: Span, where: { file: string; line: number }) => {
+    if (sink === undefined || span.value === undefined) return;
+    sink({ file: where.file, line: where.line, path: span.path ?? null, rule: span.rule, fingerprint: fingerprint(span.value, salt) });
+  };
+  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }, found?: readonly Span[] | (() => readonly Span[])) => {
+    if (found !== undefined && sink !== undefined) for (const span of typeof found === 'function' ? found() : found) report(span, where);
     const counts = Array.isArray(hits) ? countNames(hits as readonly string[]) : (hits as ReadonlyMap<string, number>);
     if (counts.size === 0) return;
     changedEvents++;
@@ -123,12 +181,12 @@ export function createRedact(options: RedactOptions = {}): Core {
    * Returns the patches, or undefined when the text is not a JSON object the
    * walk accepts.
    */
-  const walkLine = (src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void): Patch[] | undefined => {
+  const walkLine = (src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void, scan = true): Patch[] | undefined => {
     for (let attempt = 0; ; attempt++) {
       const generation = engine.generation;
       const patches: Patch[] = [];
       const found: string[] = [];
-      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped }, patches)) return undefined;
+      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: sink !== undefined }, patches)) return undefined;
       if (engine.generation === generation || attempt === 2) {
         for (const hit of found) hits.push(hit);
         return patches;
@@ -166,7 +224,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       text = JSON.stringify(rec.event);
       patches = walkLine(text, hits) ?? [];
     }
-    record(rec.type, hits, rec);
+    record(rec.type, hits, rec, patches);
     if (check) return;
     if (patches.length === 0 && !censored) {
       streams.out(streams.idle ? rec : lineOut(text, rec), emit);
@@ -180,12 +238,15 @@ export function createRedact(options: RedactOptions = {}): Core {
     streams.endedBy(rec.type, field(rec, 'thread_id'), field(rec, 'turn_id'), (type) => streamKey(idsOf(rec, type)), emit);
   };
 
-  /** A delta piece: the walk skips `delta`, the stream logic decides when it goes out. */
-  const pushDelta = (rec: EventRecord, emit: Emit): boolean => {
+  /**
+   * A delta piece: the walk skips `delta`, the stream logic decides when it
+   * goes out. A clean line (no marker anywhere) is only checked, not scanned.
+   */
+  const pushDelta = (rec: EventRecord, emit: Emit, clean: boolean): boolean => {
     const hits: string[] = [];
     const src = sourceOf(rec);
     let literal: [number, number] | undefined;
-    const patches = walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]));
+    const patches = walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]), !clean);
     if (patches === undefined || literal === undefined) return false;
     const [ds, de] = literal;
     const view = View.decode(src, ds + 1, de - 1);
@@ -204,6 +265,7 @@ export function createRedact(options: RedactOptions = {}): Core {
         literal: original,
         go,
         hits,
+        found: patches,
         where,
         inPlace: (spans) => applyRange(src, ds, de, spans.map((s) => ({ ...s, start: view.rawOf(s.start), end: view.rawOf(s.end) })), go),
         finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
@@ -221,21 +283,23 @@ export function createRedact(options: RedactOptions = {}): Core {
       events++;
       last = { file: rec.file, line: rec.line };
       const type = rec.type;
-      if (shortcut && rec.raw !== undefined && !LEARN_TYPES.has(type) && streams.idle) {
-        if (!DELTA_TYPES.has(type)) {
-          if (!engine.mayMatchRaw(rec.raw)) {
-            if (!check) emit(rec);
-            return;
-          }
-        } else if (!engine.mayMatchRaw(rec.raw)) {
-          const delta = topLevelString(rec.raw, 'delta');
-          if (delta !== undefined && holdPoint(engine, delta) === delta.length) {
-            if (!check) emit(rec);
-            return;
-          }
+      const learns = LEARN_TYPES.has(type);
+      const delta = DELTA_TYPES.has(type);
+      // Clean: no marker in the line's decoded text, so no string of it needs a scan.
+      const clean = shortcut && !learns && rec.raw !== undefined && !engine.mayMatchRaw(rec.raw);
+      if (clean && streams.idle) {
+        if (!delta) {
+          if (!check) emit(rec);
+          return;
+        }
+        // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
+        const text = deltaTail(rec.raw!, engine.longAnchors ? 120_000 : 12_000);
+        if (text !== undefined && holdPoint(engine, text, engine.longAnchors) === text.length) {
+          if (!check) emit(rec);
+          return;
         }
       }
-      if (LEARN_TYPES.has(type)) {
+      if (learns) {
         const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
         for (const name of ['workspace_root', 'cwd']) {
           const value = event[name];
@@ -243,25 +307,31 @@ export function createRedact(options: RedactOptions = {}): Core {
         }
       }
       flushFor(rec, emit);
-      if (DELTA_TYPES.has(type)) {
+      if (delta) {
         const censorHits: string[] = [];
         const selected = paths.length > 0 && censorEvent(rec.event as Record<string, unknown>, paths, options.remove === true, censorHits) !== undefined;
-        if (!selected && pushDelta(rec, emit)) return;
+        if (!selected && pushDelta(rec, emit, clean)) return;
+      }
+      if (clean) {
+        // Waits behind a held piece: a copy, the record's bytes may be a view of a reused chunk.
+        streams.out(streams.idle ? rec : new LineRecord(Buffer.from(rec.raw!), rec.file, rec.line), emit);
+        return;
       }
       redactWhole(rec, emit);
     },
     invalid(raw, emit, where) {
       const text = raw.toString('utf8');
       const hits: string[] = [];
-      const out = engine.text(text, hits);
-      record('(invalid line)', hits, where ?? last);
+      const spans = engine.spans(text, hits);
+      const out = applySpans(text, spans);
+      record('(invalid line)', hits, where ?? last, spans);
       streams.out(`${out}\n`, emit);
     },
     oversize: (source, where, emit) => {
       events++;
       // Order: whatever waits behind held delta pieces goes out first.
       streams.releaseAll(emit);
-      const line = redactOversize(engine, emit, where, record, !check);
+      const line = redactOversize(engine, emit, where, record, !check, (span) => report(span, where));
       return (async () => {
         for await (const piece of source) await line.write(piece);
         const failure = await line.end();

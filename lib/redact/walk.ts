@@ -72,7 +72,25 @@ export interface WalkOptions {
   /** A top-level key whose string value is not walked; its literal span goes to `onSkipped`. */
   skipKey?: string;
   onSkipped?: (start: number, end: number) => void;
-  /** Censored top-level... (unused) */
+  /** False: only check the structure and find the skipped literal (a line known to hold no marker). */
+  scan?: boolean;
+  /** Give each patch the JSON path of its string (for --report-path). */
+  paths?: boolean;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** The JSON path of the value at `depth` (keys and array indexes of the open containers). */
+function pathOf(objects: readonly boolean[], keys: ReadonlyArray<string | undefined>, indexes: readonly number[], depth: number): string {
+  let path = '$';
+  for (let d = 0; d < depth; d++) {
+    if (!objects[d]) path += `[${indexes[d]}]`;
+    else {
+      const key = keys[d] ?? '';
+      path += IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    }
+  }
+  return path;
 }
 
 /** Index of the quote closing the literal opened at `open`, or -1. */
@@ -120,6 +138,9 @@ export function walkJson(src: string, from: number, to: number, level: number, o
   // Per open container: whether it is an object, and the key of the value being read.
   const objects: boolean[] = [];
   const keys: Array<string | undefined> = [];
+  const indexes: number[] = [];
+  /** Keys as paths show them: redacted (a path never holds a secret). */
+  const pathKeys: Array<string | undefined> = [];
   let expect = Expect.Value;
   let i = from;
   while (i < to) {
@@ -135,13 +156,18 @@ export function walkJson(src: string, from: number, to: number, level: number, o
         if (c === 0x5d && expect === Expect.ValueOrEnd) {
           objects.pop();
           keys.pop();
+          indexes.pop();
+          pathKeys.pop();
           i++;
           expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
           continue;
         }
+        if (depth > 0 && !objects[depth - 1]) indexes[depth - 1]!++;
         if (c === 0x7b || c === 0x5b) {
           objects.push(c === 0x7b);
           keys.push(undefined);
+          indexes.push(-1);
+          pathKeys.push(undefined);
           expect = c === 0x7b ? Expect.KeyOrEnd : Expect.ValueOrEnd;
           i++;
           continue;
@@ -152,7 +178,7 @@ export function walkJson(src: string, from: number, to: number, level: number, o
           const key = depth > 0 && objects[depth - 1] ? keys[depth - 1] : undefined;
           if (level === 0 && depth === 1 && key !== undefined && key === options.skipKey) {
             options.onSkipped?.(i, close + 1);
-          } else if (!stringValue(src, i + 1, close, key, level, options, patches)) {
+          } else if (options.scan !== false && !stringValue(src, i + 1, close, key, level, options, patches, options.paths ? pathOf(objects, pathKeys, indexes, depth) : undefined)) {
             return fail();
           }
           i = close + 1;
@@ -171,6 +197,8 @@ export function walkJson(src: string, from: number, to: number, level: number, o
         if (c === 0x7d && expect === Expect.KeyOrEnd) {
           objects.pop();
           keys.pop();
+          indexes.pop();
+          pathKeys.pop();
           i++;
           expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
           continue;
@@ -180,7 +208,13 @@ export function walkJson(src: string, from: number, to: number, level: number, o
         if (close < 0) return fail();
         const view = View.decode(src, i + 1, close);
         if (view === undefined) return fail();
-        keys[depth - 1] = keyName(view, level === 0 && depth === 1, options, patches);
+        if (options.scan === false) keys[depth - 1] = view.text;
+        else {
+          const at = options.paths ? pathOf(objects, pathKeys, indexes, depth - 1) : undefined;
+          const judged = keyName(view, level === 0 && depth === 1, options, patches, at);
+          keys[depth - 1] = judged.key;
+          if (options.paths) pathKeys[depth - 1] = judged.shown;
+        }
         i = close + 1;
         expect = Expect.Colon;
         continue;
@@ -200,6 +234,8 @@ export function walkJson(src: string, from: number, to: number, level: number, o
         if (c === (isObject ? 0x7d : 0x5d)) {
           objects.pop();
           keys.pop();
+          indexes.pop();
+          pathKeys.pop();
           i++;
           expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
           continue;
@@ -214,23 +250,30 @@ export function walkJson(src: string, from: number, to: number, level: number, o
 }
 
 /** Redacts a key's text (not a wire field of the top level); returns the key as judged for secrecy. */
-function keyName(view: View, top: boolean, options: WalkOptions, patches: Patch[]): string {
+function keyName(view: View, top: boolean, options: WalkOptions, patches: Patch[], path: string | undefined): { key: string; shown: string } {
   const key = view.text;
-  if (top && WIRE_FIELDS.has(key)) return key;
+  if (top && WIRE_FIELDS.has(key)) return { key, shown: key };
   const spans = options.engine.spans(key, options.hits);
-  if (spans.length === 0) return key;
-  pushMapped(view, spans, patches);
+  if (spans.length === 0) return { key, shown: key };
+  const redacted = applySpans(key, spans);
+  pushMapped(view, spans, patches, path === undefined ? undefined : `${path}${IDENTIFIER.test(redacted) ? `.${redacted}` : `[${JSON.stringify(redacted)}]`}`);
   // The redacted key is judged too: `AKIA…password` only names a password once
   // its secret part became a placeholder, and a second pass would see it that way.
-  return namesSecret(key) ? key : applySpans(key, spans);
+  return { key: namesSecret(key) ? key : redacted, shown: redacted };
 }
 
-function pushMapped(view: View, spans: readonly Span[], patches: Patch[]): void {
-  for (const span of spans) patches.push({ start: view.rawOf(span.start), end: view.rawOf(span.end), text: span.text, rule: span.rule });
+/** Spans of a view as patches of its encoded text; `path`: where the string lies (inner paths follow a `|`). */
+function pushMapped(view: View, spans: readonly Span[], patches: Patch[], path?: string): void {
+  for (const span of spans) {
+    const patch: Patch = { start: view.rawOf(span.start), end: view.rawOf(span.end), text: span.text, rule: span.rule };
+    if (span.value !== undefined) patch.value = span.value;
+    if (path !== undefined) patch.path = span.path === undefined ? path : `${path}|${span.path}`;
+    patches.push(patch);
+  }
 }
 
 /** Handles a string value `src[a, b)` (the literal's body) under `key`. */
-function stringValue(src: string, a: number, b: number, key: string | undefined, level: number, options: WalkOptions, patches: Patch[]): boolean {
+function stringValue(src: string, a: number, b: number, key: string | undefined, level: number, options: WalkOptions, patches: Patch[], path?: string): boolean {
   const view = View.decode(src, a, b);
   if (view === undefined) return false;
   const text = view.text;
@@ -239,16 +282,21 @@ function stringValue(src: string, a: number, b: number, key: string | undefined,
   if (level < MAX_LEVEL && looksLikeJson(text)) {
     const inner: Patch[] = [];
     if (walkJson(text, 0, text.length, level + 1, options, inner)) {
-      pushMapped(view, inner, patches);
+      pushMapped(view, inner, patches, path);
       return true;
     }
   }
-  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && isKeyedValueSecret(text, key)) {
-    patches.push({ start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' });
+  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && isKeyedValueSecret(text, key) && engine.allow?.has(text) !== true) {
+    const patch: Patch = { start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' };
+    if (options.paths) {
+      patch.value = text;
+      patch.path = path;
+    }
+    patches.push(patch);
     hits.push('key-value');
     return true;
   }
-  pushMapped(view, engine.spans(text, hits), patches);
+  pushMapped(view, engine.spans(text, hits), patches, path);
   return true;
 }
 

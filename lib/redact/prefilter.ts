@@ -1,0 +1,490 @@
+/**
+ * The marker automaton of wuu-redact: one Aho-Corasick pass finds every
+ * occurrence of every rule marker (ASCII case-insensitive) in a raw line's
+ * bytes or in a decoded string, table-driven (an Int32Array of transitions
+ * over character classes), without lower-casing, slicing or regexes.
+ *
+ * Two conditions make markers selective where a regex would check them
+ * anyway: a `word` marker (a key word: `token`, `auth`) counts only when no
+ * lower-case letter follows it, and an `edge` marker (a token prefix whose
+ * rule starts with a left-edge lookbehind: `sk`, `ac`) only when no ASCII
+ * letter or digit precedes it. Both are necessary conditions of the rules'
+ * own patterns, so a line the automaton passes over holds no match.
+ *
+ * RAW LINES. JSON text is fed decoded on the fly: `\uXXXX` escapes (after any
+ * number of backslashes: JSON nested in strings) are fed as the character
+ * they stand for (so `\u001b` in tool output costs nothing and `\u0073k-`
+ * still spells `sk-`); after any other escape the next character does not
+ * count as a letter for the edge condition (`\nsk-...` starts a token);
+ * `\/` is taken as a hit (it can hide a marker on any level of nesting).
+ */
+
+/** One pattern of an automaton. */
+export interface MarkerPattern {
+  /** The text (a raw automaton: its UTF-8 bytes as latin1 characters). */
+  text: string;
+  /** Counts only when no lower-case ASCII letter follows. */
+  word?: boolean;
+  /** Counts only when no ASCII letter or digit precedes. */
+  edge?: boolean;
+  /** False: found by scan, ignored by test (`<`, which only leads the scan to placeholders). */
+  test?: boolean;
+  /** Raw automata only: no hit, but {@link Automaton.noted} records that it occurs. */
+  note?: boolean;
+  /**
+   * Raw automata only: the rules' own test at a hit, on the decoded text
+   * around it (`at`: the marker's offset in `text`); absent: every hit counts.
+   */
+  check?: (text: string, at: number) => boolean;
+  /** Characters of context the check needs before the marker, and from it on. */
+  behind?: number;
+  ahead?: number;
+  /** The rules read no quote, blank or control character: text may be cut at such an escape. */
+  cuttable?: boolean;
+}
+
+const WORD = 1;
+const EDGE = 2;
+const NO_TEST = 4;
+const NOTE = 8;
+/** The transition of the raw test's backslash column: handled apart, as an escape. */
+const ESCAPE = -0x80000000;
+
+/** ASCII letters and digits. */
+const ALNUM = new Uint8Array(256);
+for (let c = 0; c < 256; c++) ALNUM[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? 1 : 0;
+
+const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
+
+/** Value of an ASCII hex digit, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const f = c | 0x20;
+  return f >= 0x61 && f <= 0x66 ? f - 0x61 + 10 : -1;
+}
+
+/**
+ * A set of literals compiled to a deterministic automaton. Pattern ids are
+ * their indexes in the constructor's list.
+ */
+export class Automaton {
+  /** Character code → class (0: a character no pattern holds); `wide` for codes from 256 on. */
+  private readonly low = new Uint8Array(256);
+  /** The same for raw bytes, but a backslash goes to the extra column, whose every entry is ESCAPE. */
+  private readonly raw = new Uint8Array(256);
+  private readonly wide = new Map<number, number>();
+  private readonly classes: number;
+  /**
+   * Transitions by row (state * classes) + class: the next state's row, or
+   * its complement (negative) when that state has outputs.
+   */
+  private readonly delta: Int32Array;
+  /** Outputs of a state (its own and its suffixes'): outIds[outStart[s] .. outStart[s + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outIds: Int32Array;
+  /** Per pattern: its length and its WORD/EDGE flags. */
+  readonly lengths: Int32Array;
+  private readonly flags: Uint8Array;
+  private readonly checks: Array<MarkerPattern | undefined>;
+  /** Whether some pattern holds a non-ASCII character. */
+  readonly nonAscii: boolean;
+  /**
+   * How far before the middle of a line the raw test's second chain starts:
+   * more than the raw bytes of the longest marker (6 per character when escaped).
+   */
+  private readonly overlap: number;
+  /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
+  hits = new Int32Array(256);
+  hitCount = 0;
+  /** Whether the last {@link testRaw} saw a `note` pattern (valid when it returned false). */
+  noted = false;
+
+  constructor(patterns: readonly MarkerPattern[]) {
+    // Classes first: every pattern character (ASCII folded), case variants sharing one.
+    let classes = 1;
+    const get = (code: number) => (code < 256 ? this.low[code]! : (this.wide.get(code) ?? 0));
+    const set = (code: number, cls: number) => {
+      if (code < 256) this.low[code] = cls;
+      else this.wide.set(code, cls);
+    };
+    let total = 0;
+    let nonAscii = false;
+    for (const p of patterns) {
+      total += p.text.length;
+      for (let i = 0; i < p.text.length; i++) {
+        let code = p.text.charCodeAt(i);
+        if (code >= 0x41 && code <= 0x5a) code += 32;
+        if (code >= 0x80) nonAscii = true;
+        if (get(code) !== 0) continue;
+        if (classes === 255) throw new Error('too many distinct marker characters');
+        const cls = classes++;
+        set(code, cls);
+        if (code < 0x80) {
+          if (code >= 0x61 && code <= 0x7a) set(code - 32, cls);
+          continue;
+        }
+        const ch = String.fromCharCode(code);
+        for (const variant of [ch.toLowerCase(), ch.toUpperCase()]) {
+          if (variant.length === 1 && get(variant.charCodeAt(0)) === 0) set(variant.charCodeAt(0), cls);
+        }
+      }
+    }
+    this.nonAscii = nonAscii;
+    let longest = 0;
+    for (const p of patterns) longest = Math.max(longest, p.text.length);
+    this.overlap = longest * 6 + 16;
+    // One more column: the raw test's backslash (see `raw`).
+    const stride = classes + 1;
+    this.classes = stride;
+    this.raw.set(this.low);
+    this.raw[0x5c] = classes;
+    // The trie in a flat table: goto[state * stride + class] is the child, 0 for none.
+    let goto = new Int32Array((total + 1) * stride);
+    let states = 1;
+    const own: Array<number[] | undefined> = [];
+    this.lengths = new Int32Array(patterns.length);
+    this.flags = new Uint8Array(patterns.length);
+    this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
+    patterns.forEach((p, id) => {
+      let state = 0;
+      for (let i = 0; i < p.text.length; i++) {
+        const at = state * stride + get(p.text.charCodeAt(i));
+        if (goto[at] === 0) goto[at] = states++;
+        state = goto[at]!;
+      }
+      (own[state] ??= []).push(id);
+      this.lengths[id] = p.text.length;
+      this.flags[id] = (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0);
+    });
+    goto = goto.subarray(0, states * stride);
+    // Breadth first: a state's failure link, outputs and row are complete before its children's.
+    const fail = new Int32Array(states);
+    const outputs: Array<number[] | undefined> = own;
+    const queue = new Int32Array(states);
+    let tail = 0;
+    for (let c = 0; c < classes; c++) if (goto[c] !== 0) queue[tail++] = goto[c]!;
+    for (let head = 0; head < tail; head++) {
+      const state = queue[head]!;
+      const suffix = outputs[fail[state]!];
+      if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
+      const row = state * stride;
+      const failRow = fail[state]! * stride;
+      for (let c = 0; c < classes; c++) {
+        const child = goto[row + c]!;
+        if (child === 0) goto[row + c] = goto[failRow + c]!;
+        else {
+          fail[child] = goto[failRow + c]!;
+          queue[tail++] = child;
+        }
+      }
+    }
+    this.delta = new Int32Array(states * stride);
+    for (let k = 0; k < goto.length; k++) {
+      const target = goto[k]!;
+      this.delta[k] = k % stride === classes ? ESCAPE : outputs[target] !== undefined ? ~(target * stride) : target * stride;
+    }
+    this.outStart = new Int32Array(states + 1);
+    let count = 0;
+    for (let st = 0; st < states; st++) {
+      this.outStart[st] = count;
+      count += outputs[st]?.length ?? 0;
+    }
+    this.outStart[states] = count;
+    this.outIds = new Int32Array(count);
+    let at = 0;
+    for (let st = 0; st < states; st++) for (const id of outputs[st] ?? []) this.outIds[at++] = id;
+  }
+
+  private classOf(code: number): number {
+    return code < 256 ? this.low[code]! : (this.wide.get(code) ?? 0);
+  }
+
+  /**
+   * Every occurrence in `text[from, to)`, conditions not applied, into
+   * `hits` / `hitCount` (overwritten by the next call).
+   */
+  scan(text: string, from = 0, to = text.length): void {
+    const { low, delta, classes, outStart, outIds } = this;
+    let hits = this.hits;
+    let count = 0;
+    let row = 0;
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      const code = delta[row + (c < 256 ? low[c]! : this.classOf(c))]!;
+      if (code >= 0) {
+        row = code;
+        continue;
+      }
+      row = ~code;
+      const state = row / classes;
+      for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
+        if (count + 2 > hits.length) {
+          const bigger = new Int32Array(hits.length * 2);
+          bigger.set(hits);
+          hits = this.hits = bigger;
+        }
+        hits[count++] = i + 1;
+        hits[count++] = outIds[k]!;
+      }
+    }
+    this.hitCount = count >> 1;
+  }
+
+  /** Whether some pattern occurs in `text` with its conditions met. */
+  test(text: string): boolean {
+    const { low, delta, classes, outStart, outIds, flags, lengths } = this;
+    let row = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      const code = delta[row + (c < 256 ? low[c]! : this.classOf(c))]!;
+      if (code >= 0) {
+        row = code;
+        continue;
+      }
+      row = ~code;
+      const state = row / classes;
+      for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
+        const id = outIds[k]!;
+        const f = flags[id]!;
+        if (f === 0) return true;
+        if ((f & NO_TEST) !== 0) continue;
+        if ((f & WORD) !== 0 && i + 1 < n && isLower(text.charCodeAt(i + 1))) continue;
+        if ((f & EDGE) !== 0) {
+          const before = i + 1 - lengths[id]! - 1;
+          if (before >= 0 && text.charCodeAt(before) < 256 && ALNUM[text.charCodeAt(before)] === 1) continue;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a pattern (conditions met) may occur in the decoded text of the
+   * raw JSON bytes `buf[start, end)` (see the file comment for escapes).
+   */
+  testRaw(buf: Uint8Array, start = 0, end = buf.length): boolean {
+    this.noted = false;
+    const overlap = this.overlap;
+    if (end - start < 4 * overlap) return this.run(buf, start, end, end);
+    // Two chains over the two halves, in one loop: their table lookups overlap (each
+    // transition waits on the one before it, so one chain alone leaves the CPU idle).
+    // The second half starts early enough for any marker that ends in it, and not
+    // inside an escape.
+    let second = ((start + end) >>> 1) - overlap;
+    let steps = 0;
+    while (steps++ < 64 && hasBackslash(buf, second - 6, second)) second--;
+    if (steps > 64) return this.run(buf, start, end, end);
+    const split = second + overlap;
+    const { raw, delta } = this;
+    let r1 = 0;
+    let r2 = 0;
+    let i = start;
+    let j = second;
+    while (i < split && j < end) {
+      const c1 = delta[r1 + raw[buf[i]!]!]!;
+      const c2 = delta[r2 + raw[buf[j]!]!]!;
+      if ((c1 | c2) >= 0) {
+        r1 = c1;
+        r2 = c2;
+        i++;
+        j++;
+        continue;
+      }
+      // Either chain at an escape or an output: that byte by the general loop, one step.
+      if (c1 >= 0) {
+        r1 = c1;
+        i++;
+      } else {
+        if (this.run(buf, i, i + 1, end, r1)) return true;
+        r1 = this.row;
+        i = this.next;
+      }
+      if (c2 >= 0) {
+        r2 = c2;
+        j++;
+      } else {
+        if (this.run(buf, j, j + 1, end, r2)) return true;
+        r2 = this.row;
+        j = this.next;
+      }
+    }
+    return (i < split && this.run(buf, i, split, end, r1)) || (j < end && this.run(buf, j, end, end, r2));
+  }
+
+  /** Where the last {@link run} stopped: its state's row and the next byte. */
+  private row = 0;
+  private next = 0;
+
+  /** The raw test from `start` (in the state at row `from`) until a byte at or after `stop` is due. */
+  private run(buf: Uint8Array, start: number, stop: number, end: number, from = 0): boolean {
+    const { low, raw, delta } = this;
+    let row = from;
+    let i = start;
+    for (; i < stop; i++) {
+      let code = delta[row + raw[buf[i]!]!]!;
+      if (code >= 0) {
+        row = code;
+        continue;
+      }
+      if (code !== ESCAPE) {
+        row = ~code;
+        if (this.rawHit(buf, i, end, row)) return true;
+        continue;
+      }
+      // A backslash: the escape it starts, after any number of backslashes (nesting).
+      let j = i + 1;
+      while (j < end && buf[j] === 0x5c) j++;
+      if (j >= end) return true; // a cut escape: no guess
+      const e = buf[j]!;
+      if (e === 0x2f) return true;
+      if (e === 0x75 && j + 4 < end) {
+        const h = (hexValue(buf[j + 1]!) << 12) | (hexValue(buf[j + 2]!) << 8) | (hexValue(buf[j + 3]!) << 4) | hexValue(buf[j + 4]!);
+        if (h >= 0) {
+          let c = h;
+          if (h >= 0x80) {
+            if (this.nonAscii) return true; // non-ASCII markers are rare (a user's home): no guess
+            c = 0x80;
+          }
+          i = j + 4;
+          code = delta[row + low[c]!]!;
+          row = code >= 0 ? code : ~code;
+          if (code < 0 && this.rawHit(buf, i, end, row)) return true;
+          continue;
+        }
+      }
+      // Another escape: the backslash, then its letter (edgeBefore knows it is no letter).
+      code = delta[row + low[0x5c]!]!;
+      row = code >= 0 ? code : ~code;
+      if (code < 0 && this.rawHit(buf, i, end, row)) return true;
+      i = j;
+      code = delta[row + low[e]!]!;
+      row = code >= 0 ? code : ~code;
+      if (code < 0 && this.rawHit(buf, i, end, row)) return true;
+    }
+    this.row = row;
+    this.next = i;
+    return false;
+  }
+
+  /**
+   * Whether an output of the state at `row`, reached at raw byte `i`, meets
+   * its conditions. The edge condition is judged on raw bytes before the
+   * marker (a decoded escape there counts as a non-letter: conservative).
+   */
+  private rawHit(buf: Uint8Array, i: number, end: number, row: number): boolean {
+    const { outStart, outIds, flags, lengths } = this;
+    const state = row / this.classes;
+    for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
+      const id = outIds[k]!;
+      const f = flags[id]!;
+      if ((f & NOTE) !== 0) {
+        this.noted = true;
+        continue;
+      }
+      if ((f & WORD) !== 0 && i + 1 < end && isLower(buf[i + 1]!)) continue;
+      if ((f & EDGE) !== 0 && !edgeBefore(buf, i, lengths[id]!)) continue;
+      const check = this.checks[id];
+      if (check !== undefined && !checkAt(buf, i + 1 - lengths[id]!, i + 1, end, check)) continue;
+      return true;
+    }
+    return false;
+  }
+}
+
+/** Whether `buf[a, b)` holds a backslash. */
+function hasBackslash(buf: Uint8Array, a: number, b: number): boolean {
+  for (let k = Math.max(0, a); k < b; k++) if (buf[k] === 0x5c) return true;
+  return false;
+}
+
+/** Whether the quote at `q` closes or opens a string (an even run of backslashes before it). */
+function delimiter(buf: Uint8Array, q: number): boolean {
+  let k = q;
+  while (k > 0 && buf[k - 1] === 0x5c) k--;
+  return (q - k) % 2 === 0;
+}
+
+/** The decoded text of string-literal bytes `buf[a, b)`; undefined when they do not decode. */
+function decodeSpan(buf: Uint8Array, a: number, b: number): string | undefined {
+  const text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8', a, b);
+  if (!hasBackslash(buf, a, b)) return text;
+  try {
+    return JSON.parse(`"${text}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a marker's rules at a raw hit `buf[ms, me)` (the marker written
+ * verbatim), on the decoded text of its string literal around it: as much
+ * context as the rules can look at, cut at the literal's quotes. Any doubt
+ * (a cut escape, a backslash left after decoding: JSON nested in the string,
+ * whose walk decodes once more) counts as a match.
+ */
+function checkAt(buf: Uint8Array, ms: number, me: number, end: number, p: MarkerPattern): boolean {
+  // The marker spelled by escapes (`\u0073k-`): no guess.
+  for (let k = ms; k < me; k++) {
+    const c = buf[k]!;
+    if ((c >= 0x41 && c <= 0x5a ? c + 32 : c) !== p.text.charCodeAt(k - ms)) return true;
+  }
+  if ((p.behind ?? 0) === 0) {
+    // The common case: plain bytes from the marker to a quote (the literal's end), to an
+    // escape the rules cannot read through (a quote, a control character), or to as many
+    // characters as they can look at (a UTF-8 character is at most 3 bytes per UTF-16 unit).
+    const limit = Math.min(end, me + (p.ahead ?? 0) * 3 + 3);
+    let b = me;
+    while (b < limit && buf[b] !== 0x22 && buf[b] !== 0x5c) b++;
+    const e = b < limit && buf[b] === 0x5c ? buf[b + 1] : undefined;
+    if (e === undefined || (p.cuttable === true && (e === 0x6e || e === 0x72 || e === 0x74 || e === 0x22 || e === 0x62 || e === 0x66))) {
+      return p.check!(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8', ms, b), 0);
+    }
+  }
+  return checkDecoded(buf, ms, me, end, p);
+}
+
+/** {@link checkAt} on a window decoded with its escapes, context before the marker included. */
+function checkDecoded(buf: Uint8Array, ms: number, me: number, end: number, p: MarkerPattern): boolean {
+  const behind = p.behind ?? 0;
+  let a = ms;
+  if (behind > 0) {
+    const limit = Math.max(0, ms - behind * 6 - 12);
+    while (a > limit && !(buf[a - 1] === 0x22 && delimiter(buf, a - 1))) a--;
+    if (a === limit && a > 0) {
+      // Not at a quote: step back out of any escape the cut would split.
+      let steps = 0;
+      while (a > 0 && hasBackslash(buf, a - 6, a) && steps++ < 64) a--;
+      if (steps > 64) return true;
+      while (a < ms && (buf[a]! & 0xc0) === 0x80) a++;
+    }
+  }
+  const limit = Math.min(end, me + (p.ahead ?? 0) * 6 + 12);
+  let b = me;
+  while (b < limit && !(buf[b] === 0x22 && delimiter(buf, b))) b++;
+  if (b === limit) {
+    // Cut before an escape the window would split.
+    let steps = 0;
+    while (b > me && hasBackslash(buf, b - 5, b) && steps++ < 64) b--;
+    if (steps > 64) return true;
+  }
+  const before = a === ms ? '' : decodeSpan(buf, a, ms);
+  const after = decodeSpan(buf, ms, b);
+  if (before === undefined || after === undefined || before.includes('\\') || after.includes('\\')) return true;
+  return p.check!(before + after, before.length);
+}
+
+/**
+ * Whether the marker of `length` decoded characters ending at raw byte `i`
+ * may have a non-alphanumeric character (or nothing) before it. Walks back
+ * over the raw bytes; any escape inside or before the marker answers yes.
+ */
+function edgeBefore(buf: Uint8Array, i: number, length: number): boolean {
+  const at = i + 1 - length;
+  if (at <= 0) return true;
+  // An escape inside the marker or just before it (`\nsk-`, `\u0041sk-`): no guess. The
+  // last escape inside a marker has its backslash at most 6 bytes before `at`.
+  for (let k = Math.max(0, at - 6); k <= i; k++) if (buf[k] === 0x5c) return true;
+  return ALNUM[buf[at - 1]!] === 0;
+}
