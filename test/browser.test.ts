@@ -13,27 +13,20 @@ import t from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { run } from '../lib/cli/index.js';
 import { escapeControls } from '../lib/text.js';
 import { spec } from '../bin/wuu-pretty.js';
 import { ROOT } from './helpers.js';
+import { runIn } from './runner-harness.js';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const executablePath = CANDIDATES.find((p): p is string => p !== undefined && p !== '' && fs.existsSync(p));
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-/** The page wuu-pretty --html writes for a file, run in-process. */
+/** The page wuu-pretty --html writes for a file, run in-process (test/runner-harness.ts). */
 async function htmlOf(file: string): Promise<string> {
-  const stdout = new PassThrough();
-  const chunks: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => chunks.push(c));
-  const stdin = new PassThrough();
-  stdin.end();
-  await run(spec, { argv: ['--html', file], stdin, stdout, stderr: new PassThrough(), env: {} });
-  return Buffer.concat(chunks).toString('utf8');
+  return (await runIn(spec, ['--html', file], '', { env: {} })).stdout;
 }
 
 /** What the page must show, read from the stream itself (not from the renderer). */

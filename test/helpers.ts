@@ -6,8 +6,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable, Writable, type Transform } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { RunOptions } from '../lib/cli/index.js';
+import { runCaptured } from './runner-harness.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -46,29 +48,18 @@ export interface BinOptions {
   keepStdinOpen?: boolean;
 }
 
-/** Collects what a tool writes, as a process's pipe would. */
-class Collector extends Writable {
-  readonly chunks: Buffer[] = [];
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.chunks.push(chunk);
-    done();
-  }
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
-  }
-}
-
 interface BinModule {
   spec?: unknown;
-  main?: (options: Record<string, unknown>) => Promise<number>;
+  main?: (options: RunOptions) => Promise<number>;
 }
 
 interface RunnerModule {
-  run(spec: unknown, options: Record<string, unknown>): Promise<number>;
+  run(spec: unknown, options: RunOptions): Promise<number>;
 }
 
 /**
- * Runs dist/bin/NAME.js in this process: its exported `spec` through the
+ * Runs dist/bin/NAME.js in this process through the shared harness
+ * (runner-harness.ts `runCaptured`): its exported `spec` through the built
  * runner's `run` (or the umbrella's exported `main`), with stdin from
  * `input`, stdout/stderr collected, no signal handlers, and the same exit
  * status a process would have (70 and "internal error" for a crash). Much
@@ -78,30 +69,15 @@ interface RunnerModule {
 export async function runBin(name: string, args: string[], options: BinOptions = {}): Promise<BinResult> {
   if (options.cwd !== undefined && path.resolve(options.cwd) !== process.cwd()) return spawnBin(name, args, options);
   const bin = (await import(pathToFileURL(binPath(name)).href)) as BinModule;
-  const stdout = new Collector();
-  const stderr = new Collector();
-  const input = options.input === undefined || options.input.length === 0 ? [] : [Buffer.from(options.input)];
-  const runOptions = {
-    argv: args,
-    stdin: Readable.from(input),
-    stdout,
-    stderr,
+  const runner =
+    bin.main !== undefined
+      ? (_spec: unknown, runOptions: RunOptions) => bin.main!(runOptions)
+      : ((await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'cli', 'index.js')).href)) as RunnerModule).run;
+  const r = await runCaptured(runner, bin.spec ?? { name }, args, options.input ?? '', {
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     handleSignals: false,
-  };
-  let code: number;
-  try {
-    if (bin.main !== undefined) code = await bin.main(runOptions);
-    else {
-      const runner = (await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'cli', 'index.js')).href)) as RunnerModule;
-      code = await runner.run(bin.spec, runOptions);
-    }
-  } catch (err) {
-    stderr.write(`${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    code = 70;
-  }
-  await new Promise((resolve) => setImmediate(resolve));
-  return { stdout: stdout.text(), stderr: stderr.text(), code, signal: null };
+  });
+  return { stdout: r.stdout, stderr: r.stderr, code: r.code, signal: null };
 }
 
 /** Runs `node dist/bin/NAME.js ARGS` as a real process with optional stdin; resolves when it exits. */

@@ -6,14 +6,13 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { createPretty, HTML_CSP, type PrettyOptions } from '../lib/pretty/index.js';
 import { LineRecord, makeRecord, type Output } from '../lib/jsonl.js';
 import type { WuuEvent } from '../lib/events.js';
 import { hasControls } from '../lib/text.js';
-import { run } from '../lib/cli/index.js';
 import { spec } from '../bin/wuu-pretty.js';
 import { ROOT } from './helpers.js';
+import { runIn } from './runner-harness.js';
 
 const HOSTILE = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'pretty', 'hostile.jsonl'), 'utf8');
 
@@ -35,19 +34,8 @@ function render(events: Array<Record<string, unknown>> | string, options: Pretty
   return out.map((o) => (typeof o === 'string' ? o : '<record>')).join('');
 }
 
-/** Runs the binary in-process. */
-async function runPretty(argv: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  stdin.end(input);
-  const code = await run(spec, { argv, stdin, stdout, stderr, env: { NO_COLOR: '1' } });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+/** Runs the binary in-process (test/runner-harness.ts). */
+const runPretty = (argv: string[], input: string) => runIn(spec, argv, input);
 
 t.test('terminal: no raw control character from the log, in any mode', async (t) => {
   for (const options of [{}, { full: true }, { verbose: true, full: true }, { markdown: true }, { html: true }, { markdown: true, full: true }] as PrettyOptions[]) {

@@ -4,13 +4,12 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { PassThrough, Readable } from 'node:stream';
-import { run, type ToolSpec } from '../lib/cli/index.js';
 import { spec as filterSpec } from '../bin/wuu-filter.js';
 import { spec as redactSpec } from '../bin/wuu-redact.js';
 import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
 import { generateStream, goJson } from '../bench/generate.js';
 import { FC_SEED } from './helpers.js';
+import { runIn } from './runner-harness.js';
 
 interface Turn {
   deltas: string[];
@@ -81,13 +80,6 @@ function split(bytes: Buffer, cuts: number[]): Buffer[] {
   return chunks;
 }
 
-async function runTool(spec: ToolSpec, argv: string[], chunks: Buffer[]): Promise<{ stdout: string; code: number }> {
-  const stdout = new PassThrough();
-  const out: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  const code = await run(spec, { argv, stdin: Readable.from(chunks), stdout, stderr: new PassThrough() });
-  return { stdout: Buffer.concat(out).toString(), code };
-}
 
 /**
  * True when `after` is `before`, except for the one documented exception of
@@ -118,7 +110,7 @@ t.test('wuu-filter with no selector is the identity, byte for byte, whatever the
   await fc.assert(
     fc.asyncProperty(streamArb, async ({ turns, cuts, unknownEvery }) => {
       const { bytes } = buildStream(turns, unknownEvery);
-      const r = await runTool(filterSpec, [], split(bytes, cuts));
+      const r = await runIn(filterSpec, [], split(bytes, cuts));
       return r.code === 0 && r.stdout === bytes.toString();
     }),
     options,
@@ -130,7 +122,7 @@ t.test('wuu-redact keeps every event, in order, with its type and ids', async (t
   await fc.assert(
     fc.asyncProperty(streamArb, async ({ turns, cuts, unknownEvery }) => {
       const { bytes } = buildStream(turns, unknownEvery);
-      const r = await runTool(redactSpec, [], split(bytes, cuts));
+      const r = await runIn(redactSpec, [], split(bytes, cuts));
       const key = (e: Record<string, unknown>) => `${String(e.type)}/${String(e.thread_id)}/${String(e.turn_id)}/${String(e.item_id)}`;
       const before = bytes.toString().trim().split('\n').map((l) => key(JSON.parse(l) as Record<string, unknown>));
       const after = r.stdout.trim().split('\n').map((l) => key(JSON.parse(l) as Record<string, unknown>));
@@ -145,7 +137,7 @@ t.test('wuu-accumulate: messages equal the deltas and finals, tool output is cou
   await fc.assert(
     fc.asyncProperty(streamArb, async ({ turns, cuts, unknownEvery }) => {
       const { bytes, messages, outputs } = buildStream(turns, unknownEvery);
-      const r = await runTool(accumulateSpec, [], split(bytes, cuts));
+      const r = await runIn(accumulateSpec, [], split(bytes, cuts));
       const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
       const gotMessages = events.filter((e) => e.type === 'agent_message').map((e) => e.message);
       const gotOutputs = events.filter((e) => e.type === 'tool_call').map((e) => e.output);

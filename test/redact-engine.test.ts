@@ -4,14 +4,13 @@
  * property, big strings, linear user patterns, JSONPath, look-alikes.
  */
 import t from 'tap';
-import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { createRedact, Redactor, type RedactOptions } from '../lib/redact/index.js';
 import { parsePatternOption } from '../lib/redact/rule-spec.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
-import { run as runTool } from '../lib/cli/index.js';
 import { spec } from '../bin/wuu-redact.js';
 import { FC_SEED } from './helpers.js';
+import { runIn } from './runner-harness.js';
 
 /** Runs the core over JSONL lines; returns output lines as written and the status. */
 function redactLines(lines: string[], options: RedactOptions = {}): { lines: string[]; status: number; log: string[] } {
@@ -26,17 +25,8 @@ function redactLines(lines: string[], options: RedactOptions = {}): { lines: str
   return { lines: text, status: core.status?.() ?? 0, log };
 }
 
-/** The binary in this process. */
-async function bin(argv: string[], input: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const code = await runTool(spec, { argv, stdin: Readable.from([Buffer.from(input)]), stdout, stderr });
-  return { stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), code };
-}
+/** The binary in this process (test/runner-harness.ts). */
+const bin = (argv: string[], input: string) => runIn(spec, argv, input);
 
 const ev = (fields: Record<string, unknown>) => JSON.stringify(fields);
 const S = 's3cr3tValue9x';

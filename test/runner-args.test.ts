@@ -2,8 +2,7 @@
  * The runner's option grammar and its answers to --help/--version, in process.
  */
 import t from 'tap';
-import { PassThrough, Readable } from 'node:stream';
-import { parseArgs, run, UsageError, type ToolSpec } from '../lib/cli/index.js';
+import { parseArgs, UsageError, type ToolSpec } from '../lib/cli/index.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { spec as pretty } from '../bin/wuu-pretty.js';
 import { spec as redact } from '../bin/wuu-redact.js';
@@ -89,10 +88,7 @@ t.test('a tool whose set-up fails says why in one line, exit 2, no stack', async
       throw new Error('rules.json: \u001b]0;pwned\u0007 is not a rule file');
     },
   };
-  const stderr = new PassThrough();
-  let text = '';
-  stderr.on('data', (c: Buffer) => (text += c.toString()));
-  const code = await run(broken, { argv: [], stdin: Readable.from([]), stdout: new PassThrough(), stderr, env: {} });
+  const { code, stderr: text } = await runIn(broken, [], '', { env: {} });
   t.equal(code, 2);
   t.equal(text, 'wuu-broken: rules.json: \\e]0;pwned\\x07 is not a rule file\n');
 });

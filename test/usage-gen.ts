@@ -6,11 +6,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { spec } from '../bin/wuu-usage.js';
-import { run } from '../lib/cli/index.js';
 import { ROOT } from './helpers.js';
+import { runIn } from './runner-harness.js';
 
 export type Four = [number, number, number, number];
 
@@ -160,28 +159,10 @@ export function fleet(dir: string, count: number, seed0: number): { files: strin
   return { files: files.sort(), plain };
 }
 
-/** A fake terminal or pipe for stdout: collects text; `isTTY` as asked. */
-export function sink(isTTY = false): PassThrough & { isTTY: boolean; text(): string } {
-  const chunks: Buffer[] = [];
-  const s = new PassThrough() as PassThrough & { isTTY: boolean; text(): string };
-  s.isTTY = isTTY;
-  s.on('data', (c: Buffer) => chunks.push(c));
-  s.text = () => Buffer.concat(chunks).toString('utf8');
-  return s;
-}
-
-/** Runs wuu-usage in process: exact stdout, stderr and status. */
+/** Runs wuu-usage in process (test/runner-harness.ts): exact stdout, stderr and status. */
 export async function usageRun(argv: string[], options: { stdin?: string; tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ stdout: string; stderr: string; code: number }> {
-  const stdout = sink(options.tty ?? false);
-  const stderr = sink();
-  const code = await run(spec, {
-    argv,
-    stdin: Readable.from([Buffer.from(options.stdin ?? '')]),
-    stdout,
-    stderr,
-    env: options.env ?? {},
-  });
-  return { stdout: stdout.text(), stderr: stderr.text(), code };
+  const { stdout, stderr, code } = await runIn(spec, argv, options.stdin ?? '', { tty: options.tty ?? false, env: options.env ?? {} });
+  return { stdout, stderr, code };
 }
 
 export { fs, os, zlib };
