@@ -6,7 +6,7 @@ import type { Transform } from 'node:stream';
 import { coreStream, parseNothing, type Core } from './core.js';
 import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES, stringField } from './events.js';
 import { LineRecord, type EventRecord } from './jsonl.js';
-import { isJsonObject } from './scan.js';
+import { isJsonEvent } from './validate.js';
 import { nearest } from './suggest.js';
 import { holds, parseWhere } from './where.js';
 
@@ -114,8 +114,8 @@ export function createFilter(options: FilterOptions = {}): Core {
   // (JSON.parse has the last word: it runs, and reports, whatever the byte check rejects.)
   const written = (rec: EventRecord): EventRecord => {
     if (rec instanceof LineRecord) {
-      if (!isJsonObject(rec.source, rec.start, rec.end)) rec.validate();
-      void rec.type; // a type the byte scan cannot vouch for is parsed, and a non-string one reported
+      // One pass proves both: valid JSON, and a top-level string `type` (else parse, which reports).
+      if (!isJsonEvent(rec.source, rec.start, rec.end)) rec.validate();
     }
     return rec;
   };
