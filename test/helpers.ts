@@ -56,6 +56,8 @@ class Collector extends Writable {
 interface BinModule {
   spec?: unknown;
   main?: (options: Record<string, unknown>) => Promise<number>;
+  /** A bundled binary's own runner (scripts/bundle.mjs). */
+  run?: RunnerModule['run'];
 }
 
 interface RunnerModule {
@@ -88,7 +90,8 @@ export async function runBin(name: string, args: string[], options: BinOptions =
   try {
     if (bin.main !== undefined) code = await bin.main(runOptions);
     else {
-      const runner = (await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'runner.js')).href)) as RunnerModule;
+      // A bundle carries its own runner (its records are its own classes); tsc output shares dist/lib's.
+      const runner = bin.run !== undefined ? (bin as RunnerModule) : ((await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'runner.js')).href)) as RunnerModule);
       code = await runner.run(bin.spec, runOptions);
     }
   } catch (err) {
