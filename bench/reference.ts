@@ -53,7 +53,7 @@ function wholeLines(onLines: (buf: Buffer, start: number, end: number) => void, 
 function tailType(buf: Buffer, start: number, end: number): string | undefined {
   if (buf[end - 1] !== 0x7d || buf[end - 2] !== 0x22) return undefined;
   const open = buf.lastIndexOf(0x22, end - 3);
-  if (open < start + 8 || buf.toString('latin1', open - 8, open) !== '"type":') return undefined;
+  if (open < start + 8 || buf.toString('latin1', open - 7, open) !== '"type":') return undefined;
   return buf.toString('latin1', open + 1, end - 2);
 }
 
