@@ -133,8 +133,17 @@ export function createFilter(options: FilterOptions = {}): Core {
     return conditions.every((condition) => holds(condition, event));
   };
 
+  // Which types can ever be kept: with conditions on content, only the invert
+  // of a type match could keep any type; otherwise the type decides alone.
+  const wants = (type: string): boolean => {
+    if (options.keepResult && type === 'result') return true;
+    if (readsContent) return invert || typeMatches(type);
+    return typeMatches(type) !== invert;
+  };
+
   return {
     needsParse: readsContent ? (type) => typeMatches(type) : parseNothing,
+    wants: passAll ? undefined : wants,
     push(rec, emit) {
       // With no condition at all there is nothing to read: not even the type.
       if (passAll) {

@@ -70,6 +70,12 @@ export class LineSplitter {
   sawBom = false;
   /** When set, lines over the cap are handed here piece by piece instead of dropped. */
   streamOversize: OversizeStream | undefined;
+  /**
+   * The per-line fast path: offered each newline-terminated line that lies
+   * whole in one chunk, as its bytes, before any object is made for it; true
+   * means the line is dealt with (the splitter only counts it).
+   */
+  fastLine: ((source: Buffer, start: number, end: number) => boolean) | undefined;
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -149,6 +155,7 @@ export class LineSplitter {
       return false;
     }
     if (this.pending.length === 0) {
+      if (terminated && this.fastLine !== undefined && this.fastLine(chunk, start, end)) return false;
       onLine({ source: chunk, start, end, line: this.lineNo, terminated });
       return false;
     }
@@ -250,6 +257,12 @@ export class LineRecord implements EventRecord {
       this.view = this.start === 0 && this.end === this.source.length ? this.source : this.source.subarray(this.start, this.end);
     }
     return this.view;
+  }
+
+  /** Sets the type already read from the line's bytes (the runner's sniff), sparing a second scan. */
+  knownType(type: string): this {
+    this.scannedType = type;
+    return this;
   }
 
   get type(): string {

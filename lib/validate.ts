@@ -158,6 +158,15 @@ let nesting = new Uint8Array(256);
 const PLAIN = new Uint8Array(256);
 for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
 
+/** Hex digits, for \uXXXX. */
+const HEX = new Uint8Array(256);
+for (const ch of HEX_DIGITS) HEX[code(ch)] = 1;
+
+/** Bytes that may follow a backslash, besides `u`. */
+const SHORT_ESCAPE = new Uint8Array(256);
+for (const ch of '"\\/bfnrt') SHORT_ESCAPE[code(ch)] = 1;
+const U = 0x75;
+
 /**
  * Where the last validated object's top-level `"type"` value starts: the index
  * of its opening quote; -1 when it has no `type` member or its value is not a
@@ -185,6 +194,8 @@ for (const b of [0x7b, 0x2c, 0x20, 0x09, 0x0a, 0x0d]) OPENS_KEY[b] = 1;
 export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): boolean {
   const table = TABLE;
   const plain = PLAIN;
+  const hex = HEX;
+  const shortEscape = SHORT_ESCAPE;
   let stack = nesting;
   let depth = 0;
   let state = S_START;
@@ -193,8 +204,25 @@ export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): bool
   let unsure = false;
   for (let k = start; k < end; k++) {
     let byte = buf[k]!;
-    if (state === S_STR || state === S_KSTR) {
-      // Most bytes of an event are string text: skip plain ones in the tightest loop.
+    if (state === S_STR) {
+      // Most bytes of an event are string text: skip plain ones, and whole
+      // escapes (Go writes \u003c for every <), in the tightest loop.
+      for (;;) {
+        if (plain[byte] === 1) {
+          if (++k === end) return false;
+          byte = buf[k]!;
+        } else if (byte === BACKSLASH && k + 1 < end) {
+          const after = buf[k + 1]!;
+          if (after === U) {
+            if (k + 5 >= end || hex[buf[k + 2]!] === 0 || hex[buf[k + 3]!] === 0 || hex[buf[k + 4]!] === 0 || hex[buf[k + 5]!] === 0) return false;
+            k += 6;
+          } else if (shortEscape[after] === 1) k += 2;
+          else return false;
+          if (k >= end) return false;
+          byte = buf[k]!;
+        } else break;
+      }
+    } else if (state === S_KSTR) {
       while (plain[byte] === 1) {
         if (++k === end) return false;
         byte = buf[k]!;

@@ -18,6 +18,8 @@ export interface LineHandler {
   maxLineBytes: number;
   /** The core's choice of lines to parse (undefined: all; parseNothing: none). */
   needsParse?: Core['needsParse'];
+  /** The line's type when the runner has already sniffed it from the bytes. */
+  type?: string;
   /** A line that is an event. */
   push(rec: LineRecord): void;
   /** A line that is not: why (without the cut-off prefix), and its bytes (empty when oversize). */
@@ -40,6 +42,7 @@ export function readLine(file: string, line: Line, handler: LineHandler): void {
     return;
   }
   const rec = new LineRecord(line.source, file, line.line, line.start, line.end);
+  if (handler.type !== undefined) rec.knownType(handler.type);
   const { needsParse } = handler;
   try {
     if (needsParse === parseNothing) {

@@ -11,6 +11,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Emit } from '../core.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, OutputBatch, type Line, type Output } from '../jsonl.js';
 import { topLevelString } from '../scan.js';
+import { TypeSniffer } from '../type-sniff.js';
 import { escapeControls } from '../text.js';
 import { COMMON_HELP, EXIT, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { followFile } from './follow.js';
@@ -41,6 +42,13 @@ export interface RunOptions {
 export const FOLLOW_GRACE_MS = 500;
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Whether the line's first byte past whitespace opens an object (its last closes one when its type was sniffed). */
+function startsObject(source: Buffer, start: number, end: number): boolean {
+  let at = start;
+  while (at < end && (source[at] === 0x20 || source[at] === 0x09 || source[at] === 0x0d)) at++;
+  return source[at] === 0x7b;
+}
 
 interface RunState {
   bad: BadLineLog;
@@ -236,6 +244,28 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       if (strict) state.stopped = true;
     };
 
+    // The per-line fast path (not under --strict, --pass-invalid or --follow,
+    // which look at every line's bytes): the type is sniffed from the line's
+    // tail without allocating, and a line of a type the core does not want is
+    // dropped right there. A sniffed type is handed on with the line.
+    const sniffer = strict || passInvalid || follow ? undefined : new TypeSniffer();
+    const wanted = new Map<string, boolean>();
+    let sniffed: string | undefined;
+    const fastLine = (source: Buffer, start: number, end: number): boolean => {
+      if (state.stopped) return true;
+      sniffed = sniffer!.sniff(source, start, end);
+      if (sniffed === undefined || core.wants === undefined || !startsObject(source, start, end)) return false;
+      let wants = wanted.get(sniffed);
+      if (wants === undefined) {
+        wants = core.wants(sniffed);
+        wanted.set(sniffed, wants);
+      }
+      if (wants) return false;
+      state.bad.good();
+      sniffed = undefined;
+      return true;
+    };
+
     // --pass-invalid is byte-exact: a leading byte order mark comes out as it came.
     let bomPending = false;
     const handleLine = (file: string) => (line: Line) => {
@@ -247,9 +277,12 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       if (endAfterResult !== undefined && line.oversizeBytes === undefined && topLevelString(line.source, 'type', line.start, line.end) === 'result') {
         endAfterResult();
       }
+      const type = sniffed;
+      sniffed = undefined;
       readLine(file, line, {
         maxLineBytes,
         needsParse,
+        type,
         push: (rec) => {
           state.bad.good();
           if (passInvalid && !line.terminated) batch.markUnterminated(line.source);
@@ -280,6 +313,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         file = name;
         splitter = new LineSplitter(maxLineBytes);
         splitter.streamOversize = streamer?.lines;
+        splitter.fastLine = sniffer && fastLine;
         bomPending = passInvalid;
       },
       async (name) => {
