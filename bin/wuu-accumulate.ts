@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { createAccumulate, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_OPEN, DEFAULT_MAX_OUTPUT_BYTES } from '../lib/accumulate.js';
-import { runIfMain, type ToolSpec } from '../lib/runner.js';
+import { createAccumulate, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_OPEN, DEFAULT_MAX_OUTPUT_BYTES } from '../lib/accumulate/index.js';
+import { runIfMain, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-accumulate',

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { createCheck, isRule, RULES } from '../lib/check.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { createCheck, isRule, RULES } from '../lib/check/index.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 /** Wraps a rule's description under a 23-column hanging indent, within 80 columns. */
 function ruleLine(id: string, text: string): string {

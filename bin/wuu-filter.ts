@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { createFilter, FAMILY_NAMES, splitPositionals } from '../lib/filter.js';
+import fs from 'node:fs';
+import { createFilter, FAMILY_NAMES, splitPositionals } from '../lib/filter/index.js';
 import { JsonPathError } from '../lib/jsonpath.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-filter',
@@ -54,7 +55,7 @@ Examples:
     repeatable: ['thread', 'turn', 'item', 'agent', 'run', 'where'],
   },
   create({ flags, positionals, warn }) {
-    const { selectors, inputs, warnings } = splitPositionals(positionals);
+    const { selectors, inputs, warnings } = splitPositionals(positionals, fs.existsSync);
     for (const warning of warnings) warn(warning);
     try {
       const core = createFilter({

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { colorEnabled, createPretty, type ColorMode } from '../lib/pretty/index.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 /** Width used off a terminal, and on one whose size is unknown. */
 const DEFAULT_WIDTH = 100;

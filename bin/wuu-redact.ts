@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { createRedact, DEFAULT_RULES, DEFAULT_SALT, JsonPathError, parsePatternOption, parseRuleFile, RuleError, type PathMode, type RuleSpec } from '../lib/redact/index.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 const ruleNames = [...new Set(DEFAULT_RULES.map((r) => r.name))];
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
-import { createResult, type ResultMode } from '../lib/result.js';
-import { isMain, runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { createResult, type ResultMode } from '../lib/result/index.js';
+import { isMain, runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-result',

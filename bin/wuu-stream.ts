@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { isMain, settleProcess, type RunOptions } from '../lib/runner.js';
-import { umbrellaMain } from '../lib/umbrella.js';
+import { isMain, settleProcess, type RunOptions } from '../lib/cli/index.js';
+import { umbrellaMain } from '../lib/cli/umbrella.js';
 import { spec as accumulate } from './wuu-accumulate.js';
 import { spec as check } from './wuu-check.js';
 import { spec as filter } from './wuu-filter.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_OPEN } from '../lib/accumulate.js';
-import { createTurns, DEFAULT_MAX_TURN_BYTES } from '../lib/turns.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_OPEN } from '../lib/accumulate/index.js';
+import { createTurns, DEFAULT_MAX_TURN_BYTES } from '../lib/turns/index.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-turns',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { DEFAULT_MAX_LINE_BYTES } from '../lib/jsonl.js';
-import { runIfMain, UsageError, type ToolSpec } from '../lib/runner.js';
+import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 import { checkTimeZone, isIsoDate } from '../lib/usage/dates.js';
 import { parsePricing, type PriceTable } from '../lib/usage/prices.js';
 import { USAGE_DIMS, type UsageDim, type UsageFormat } from '../lib/usage/types.js';

@@ -11,11 +11,7 @@
  * which import this module for the Core contract, load nothing extra.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { isEvent, type WuuEvent } from './events.js';
-import { readLine } from './cli/lines.js';
-import { DEFAULT_MAX_LINE_BYTES, InvalidLineError, LineRecord, LineSplitter, makeRecord, parseNothing, serializeLine, type EventRecord, type Line, type Output } from './jsonl.js';
-
-export { parseNothing };
+import { toRecord, type EventRecord, type Output } from './jsonl.js';
 
 /** A line that is not an event, as handed to {@link Core.badLine}. */
 export interface BadLine {
@@ -89,16 +85,6 @@ export interface Core {
   oversize?(source: AsyncIterable<Buffer>, where: OversizeLine, emit: Emit): Promise<void> | undefined;
 }
 
-/** Accepts an EventRecord or a bare event object, as a stream consumer may write either. */
-function toRecord(chunk: unknown): EventRecord {
-  if (chunk instanceof LineRecord) return chunk;
-  if (typeof chunk === 'object' && chunk !== null && 'event' in chunk && isEvent((chunk as EventRecord).event)) {
-    return chunk as EventRecord;
-  }
-  if (isEvent(chunk)) return makeRecord(chunk as WuuEvent);
-  throw new TypeError('expected an event object with a string "type"');
-}
-
 /**
  * Wraps a core in an object-mode Transform: write events (records or plain
  * objects), read records and text. Backpressure is the stream's own.
@@ -119,75 +105,6 @@ export function coreStream(core: Core): Transform {
         core.endFile?.('-', (out) => this.push(out));
         core.end?.((out) => this.push(out));
         done();
-      } catch (err) {
-        done(err as Error);
-      }
-    },
-  });
-}
-
-/** Options of {@link parse}. */
-export interface ParseOptions {
-  /** Name used in records and messages. Default `-`. */
-  file?: string;
-  /** Longest accepted line. Default 32 MiB. */
-  maxLineBytes?: number;
-  /** Fail the stream on the first bad line instead of skipping it. */
-  strict?: boolean;
-}
-
-/**
- * Bytes to event records. Each record keeps its original bytes and line
- * number. A bad line is skipped and announced as an `invalid` event carrying
- * an {@link InvalidLineError} (worded as the binaries word it); with `strict`
- * it fails the stream instead.
- */
-export function parse(options: ParseOptions = {}): Transform {
-  const file = options.file ?? '-';
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const splitter = new LineSplitter(maxLineBytes);
-  const handle = (stream: Transform) => (line: Line) => {
-    readLine(file, line, {
-      maxLineBytes,
-      // A copy: the caller may reuse its chunk buffers, and consumers may keep records.
-      push: (rec) => stream.push(new LineRecord(Buffer.from(rec.raw), file, line.line).validate()),
-      bad: (reason, raw) => {
-        const err = new InvalidLineError(reason, file, line.line, Buffer.from(raw));
-        if (options.strict) throw err;
-        stream.emit('invalid', err);
-      },
-    });
-  };
-  return new Transform({
-    readableObjectMode: true,
-    writableObjectMode: false,
-    transform(chunk: Buffer, _encoding, done: TransformCallback) {
-      try {
-        splitter.push(chunk, handle(this));
-        done();
-      } catch (err) {
-        done(err as Error);
-      }
-    },
-    flush(done: TransformCallback) {
-      try {
-        splitter.end(handle(this));
-        done();
-      } catch (err) {
-        done(err as Error);
-      }
-    },
-  });
-}
-
-/** Records, plain events or text back to JSONL bytes (unchanged events byte for byte). */
-export function stringify(): Transform {
-  return new Transform({
-    writableObjectMode: true,
-    readableObjectMode: false,
-    transform(chunk: unknown, _encoding, done: TransformCallback) {
-      try {
-        done(null, serializeLine(typeof chunk === 'string' ? chunk : toRecord(chunk)));
       } catch (err) {
         done(err as Error);
       }

@@ -6,11 +6,11 @@
  * the redaction engine's classes) are not exported and may change.
  */
 export * from './events.js';
-export { DEFAULT_MAX_LINE_BYTES, InvalidLineError, makeRecord, type EventRecord, type Output } from './jsonl.js';
-export { coreStream, parse, stringify, type BadLine, type Core, type Emit, type ParseOptions } from './core.js';
-export { createFilter, filter, type FilterOptions } from './filter.js';
-export { createResult, exitCodeForStatus, result, RESULT_EXIT, type ResultMode, type ResultOptions } from './result.js';
-export { check, createCheck, RULES, type CheckOptions, type Problem, type Rule, type Severity } from './check.js';
+export { DEFAULT_MAX_LINE_BYTES, InvalidLineError, makeRecord, parse, stringify, type EventRecord, type Output, type ParseOptions } from './jsonl.js';
+export { coreStream, type BadLine, type Core, type Emit } from './core.js';
+export { createFilter, filter, type FilterOptions } from './filter/index.js';
+export { createResult, exitCodeForStatus, result, RESULT_EXIT, type ResultMode, type ResultOptions } from './result/index.js';
+export { check, createCheck, RULES, type CheckOptions, type Problem, type Rule, type Severity } from './check/index.js';
 export {
   accumulate,
   createAccumulate,
@@ -20,8 +20,8 @@ export {
   type AgentMessage,
   type RemovedItem,
   type ToolCall,
-} from './accumulate.js';
-export { createTurns, DEFAULT_MAX_TURN_BYTES, turns, type TurnRecord, type TurnsOptions, type TurnToolCall, type TurnUsage } from './turns.js';
+} from './accumulate/index.js';
+export { createTurns, DEFAULT_MAX_TURN_BYTES, turns, type TurnRecord, type TurnsOptions, type TurnToolCall, type TurnUsage } from './turns/index.js';
 export { createPretty, pretty, type ColorMode, type PrettyOptions } from './pretty/index.js';
 export { createUsage, usage, USAGE_TYPES, type PriceTable, type Rates, type UsageDim, type UsageFormat, type UsageOptions } from './usage/index.js';
 export { createRedact, redact, DEFAULT_SALT, type PathMode, type RedactOptions } from './redact/index.js';

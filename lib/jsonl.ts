@@ -4,9 +4,20 @@
  * An event read from input keeps its original line bytes, so a transform that
  * leaves it unchanged writes it back byte for byte (Go's key order, its
  * `\u003c` escapes, numbers beyond 2^53 and invalid UTF-8 all survive).
+ *
+ * The line rules live here too, used by the runner, by `parse()`, and by
+ * wuu-usage's workers and --merge: split → size cap → validate → a bad line's
+ * reason, with one wording per message. A line that is blank, not JSON, not a
+ * JSON object, has no string "type", is longer than --max-line-bytes, or is a
+ * last line cut off without a newline is bad; every reason is made safe for a
+ * terminal (V8's "Unexpected token" snippet quotes the data). What happens to
+ * a bad line (warn, count, pass, stop) is the shell's bad-line policy,
+ * lib/cli/policy.ts.
  */
+import { Transform, type TransformCallback } from 'node:stream';
 import { isEvent, type WuuEvent } from './events.js';
-import { topLevelString } from './scan.js';
+import { looksLikeObject, topLevelString } from './scan.js';
+import { escapeControls } from './text.js';
 
 const NEWLINE = 0x0a;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -391,4 +402,134 @@ export class OutputBatch {
       this.parts.push(source.subarray(this.spanStart, this.spanEnd), NEWLINE_BUFFER);
     }
   }
+}
+
+/** What {@link readLine} does with a line. */
+export interface LineHandler {
+  maxLineBytes: number;
+  /** The core's choice of lines to parse (undefined: all; parseNothing: none). */
+  needsParse?: (type: string) => boolean;
+  /** The line's type when the runner has already sniffed it from the bytes. */
+  type?: string;
+  /** A line that is an event. */
+  push(rec: LineRecord): void;
+  /** A line that is not: why (without the cut-off prefix), and its bytes (empty when oversize). */
+  bad(reason: string, raw: Buffer): void;
+}
+
+/** The message for a line over the cap (the one wording). */
+export function oversizeReason(bytes: number, maxLineBytes: number): string {
+  return `line of ${bytes} bytes exceeds --max-line-bytes ${maxLineBytes}; dropped`;
+}
+
+/**
+ * The shared reading rules for one line: the size cap, lazy or full parsing
+ * as the core asks, and events too deeply nested for the engine (RangeError)
+ * counted as bad data. Reasons handed to `bad` are terminal-safe.
+ */
+export function readLine(file: string, line: Line, handler: LineHandler): void {
+  if (line.oversizeBytes !== undefined) {
+    handler.bad(oversizeReason(line.oversizeBytes, handler.maxLineBytes), Buffer.alloc(0));
+    return;
+  }
+  const rec = new LineRecord(line.source, file, line.line, line.start, line.end);
+  if (handler.type !== undefined) rec.knownType(handler.type);
+  const { needsParse } = handler;
+  try {
+    if (needsParse === parseNothing) {
+      if (!looksLikeObject(line.source, line.start, line.end)) rec.validate();
+    } else if (needsParse === undefined || needsParse(rec.type)) {
+      rec.validate();
+    }
+    handler.push(rec);
+  } catch (caught) {
+    // An event nested too deeply for the engine's recursion is bad data, not a crash.
+    const message = caught instanceof RangeError ? `cannot process this event: ${caught.message}` : caught instanceof InvalidLineError ? caught.message : undefined;
+    if (message === undefined) throw caught;
+    handler.bad(escapeControls(message), rec.raw);
+  }
+}
+
+/** A bad line's message as reported: a last line without newline says it was cut off. */
+export function badLineMessage(line: Pick<Line, 'terminated' | 'oversizeBytes'>, reason: string): string {
+  return line.terminated || line.oversizeBytes !== undefined ? reason : `last line cut off (no newline at end of input): ${reason}`;
+}
+
+/** Accepts an EventRecord or a bare event object, as a stream consumer may write either. */
+export function toRecord(chunk: unknown): EventRecord {
+  if (chunk instanceof LineRecord) return chunk;
+  if (typeof chunk === 'object' && chunk !== null && 'event' in chunk && isEvent((chunk as EventRecord).event)) {
+    return chunk as EventRecord;
+  }
+  if (isEvent(chunk)) return makeRecord(chunk as WuuEvent);
+  throw new TypeError('expected an event object with a string "type"');
+}
+
+/** Options of {@link parse}. */
+export interface ParseOptions {
+  /** Name used in records and messages. Default `-`. */
+  file?: string;
+  /** Longest accepted line. Default 32 MiB. */
+  maxLineBytes?: number;
+  /** Fail the stream on the first bad line instead of skipping it. */
+  strict?: boolean;
+}
+
+/**
+ * Bytes to event records. Each record keeps its original bytes and line
+ * number. A bad line is skipped and announced as an `invalid` event carrying
+ * an {@link InvalidLineError} (worded as the binaries word it); with `strict`
+ * it fails the stream instead.
+ */
+export function parse(options: ParseOptions = {}): Transform {
+  const file = options.file ?? '-';
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const splitter = new LineSplitter(maxLineBytes);
+  const handle = (stream: Transform) => (line: Line) => {
+    readLine(file, line, {
+      maxLineBytes,
+      // A copy: the caller may reuse its chunk buffers, and consumers may keep records.
+      push: (rec) => stream.push(new LineRecord(Buffer.from(rec.raw), file, line.line).validate()),
+      bad: (reason, raw) => {
+        const err = new InvalidLineError(reason, file, line.line, Buffer.from(raw));
+        if (options.strict) throw err;
+        stream.emit('invalid', err);
+      },
+    });
+  };
+  return new Transform({
+    readableObjectMode: true,
+    writableObjectMode: false,
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      try {
+        splitter.push(chunk, handle(this));
+        done();
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+    flush(done: TransformCallback) {
+      try {
+        splitter.end(handle(this));
+        done();
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+  });
+}
+
+/** Records, plain events or text back to JSONL bytes (unchanged events byte for byte). */
+export function stringify(): Transform {
+  return new Transform({
+    writableObjectMode: true,
+    readableObjectMode: false,
+    transform(chunk: unknown, _encoding, done: TransformCallback) {
+      try {
+        done(null, serializeLine(typeof chunk === 'string' ? chunk : toRecord(chunk)));
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+  });
 }

@@ -5,8 +5,9 @@ import {
   createAccumulate,
   createAccumulator,
   parseArguments,
-} from '../lib/accumulate.js';
-import { parse, stringify, type Core } from '../lib/core.js';
+} from '../lib/accumulate/index.js';
+import type { Core } from '../lib/core.js';
+import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';
 import { chunked, liveProcess, pipeThrough, runBin, runShell, jsonl } from './helpers.js';
 import fs from 'node:fs';

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { run } from '../lib/runner.js';
+import { run } from '../lib/cli/index.js';
 import { escapeControls } from '../lib/text.js';
 import { spec } from '../bin/wuu-pretty.js';
 import { ROOT } from './helpers.js';

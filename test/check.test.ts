@@ -1,10 +1,11 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, checkBytes, createCheck, isRule, jsonType, RULES, SCHEMA, schemaProblems } from '../lib/check.js';
-import { parse } from '../lib/core.js';
+import { check, createCheck, isRule, jsonType, RULES, SCHEMA, schemaProblems } from '../lib/check/index.js';
 import { KNOWN_TYPES } from '../lib/events.js';
-import { LineRecord, parseEventBytes, type Output } from '../lib/jsonl.js';
+import { LineRecord, parse, parseEventBytes, type Output } from '../lib/jsonl.js';
+import { spec as checkSpec } from '../bin/wuu-check.js';
+import { runIn } from './runner-harness.js';
 import { chunked, pipeThrough, readExample, ROOT, runBin, runShell } from './helpers.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'check');
@@ -346,22 +347,27 @@ t.test('core: each file is its own stream', async (t) => {
 const ALL = Object.keys(EXPECTED);
 const bytesOf = (name: string) => fs.readFileSync(path.join(ROOT, pathOf(name)));
 
-t.test('stream API: checkBytes in 1- and 7-byte chunks', async (t) => {
+t.test('runner: every example and fixture on stdin in 1- and 7-byte chunks, exact output', async (t) => {
   for (const name of ALL) {
     for (const size of [1, 7]) {
-      const out = await pipeThrough<string>(chunked(bytesOf(name), size), checkBytes({ file: pathOf(name) }));
-      t.equal(out.join(''), textOf(name), `${name}, chunks of ${size}`);
+      const r = await runIn(checkSpec, [], chunked(bytesOf(name), size));
+      const errors = EXPECTED[name]!.filter(([, rule]) => !WARNINGS.has(rule)).length;
+      // On stdin the problems name `<stdin>`; the summary is the same as for the file.
+      t.equal(r.stdout, textOf(name).replaceAll(`${pathOf(name)}:`, '<stdin>:'), `${name}, chunks of ${size}`);
+      t.equal(r.stderr, summaryOf([name]), `${name}, chunks of ${size}: summary`);
+      t.equal(r.code, errors > 0 ? 1 : 0, `${name}, chunks of ${size}: status`);
     }
   }
 });
 
-t.test('stream API: checkBytes --json, and check() after parse()', async (t) => {
-  const out = await pipeThrough<string>(chunked(bytesOf('usage-decreased'), 7), checkBytes({ file: 'u', json: true }));
-  t.same(out.map((l) => JSON.parse(l) as unknown), [
-    { file: 'u', line: 15, rule: 'usage-decreased', severity: 'error', message: EXPECTED['usage-decreased']![0]![2] },
+t.test('runner: --json, an oversize line, and check() after parse()', async (t) => {
+  const json = await runIn(checkSpec, ['--json'], chunked(bytesOf('usage-decreased'), 7));
+  t.same(json.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown), [
+    { file: '<stdin>', line: 15, rule: 'usage-decreased', severity: 'error', message: EXPECTED['usage-decreased']![0]![2] },
   ]);
-  const oversize = await pipeThrough<string>([Buffer.from(`${'x'.repeat(500)}\n${RESULT}\n`)], checkBytes({ maxLineBytes: 200 }));
-  t.same(oversize, ['-:1: bad-line: line of 500 bytes exceeds the maximum line size 200; dropped\n']);
+  const oversize = await runIn(checkSpec, ['--max-line-bytes', '200'], [Buffer.from(`${'x'.repeat(500)}\n${RESULT}\n`)]);
+  t.equal(oversize.stdout, '<stdin>:1: bad-line: line of 500 bytes exceeds --max-line-bytes 200; dropped\n');
+  t.equal(oversize.code, 1);
   const viaParse = await pipeThrough<string>(chunked(readExample('failed.jsonl'), 7), parse({ file: 'f' }), check());
   t.same(viaParse, []);
   const missing = await pipeThrough<string>(chunked(bytesOf('missing-result'), 1), parse({ file: 'm' }), check());

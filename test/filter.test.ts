@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createFilter, filter, typeMatcher, unknownSelectors, isInputArgument, splitPositionals, suggestSelector } from '../lib/filter.js';
+import { createFilter, filter, typeMatcher, unknownSelectors, isInputArgument, splitPositionals, suggestSelector } from '../lib/filter/index.js';
 import { parsePath } from '../lib/jsonpath.js';
 import { editDistance, nearest } from '../lib/suggest.js';
-import { parse, stringify } from '../lib/core.js';
+import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { binPath, chunked, example, liveProcess, pipeThrough, readExample, runBin, runShell, jsonl } from './helpers.js';
 

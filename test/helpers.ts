@@ -91,7 +91,7 @@ export async function runBin(name: string, args: string[], options: BinOptions =
     if (bin.main !== undefined) code = await bin.main(runOptions);
     else {
       // A bundle carries its own runner (its records are its own classes); tsc output shares dist/lib's.
-      const runner = bin.run !== undefined ? (bin as RunnerModule) : ((await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'runner.js')).href)) as RunnerModule);
+      const runner = bin.run !== undefined ? (bin as RunnerModule) : ((await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'cli', 'index.js')).href)) as RunnerModule);
       code = await runner.run(bin.spec, runOptions);
     }
   } catch (err) {

@@ -11,7 +11,7 @@ import { createPretty, HTML_CSP, type PrettyOptions } from '../lib/pretty/index.
 import { LineRecord, makeRecord, type Output } from '../lib/jsonl.js';
 import type { WuuEvent } from '../lib/events.js';
 import { hasControls } from '../lib/text.js';
-import { run } from '../lib/runner.js';
+import { run } from '../lib/cli/index.js';
 import { spec } from '../bin/wuu-pretty.js';
 import { ROOT } from './helpers.js';
 

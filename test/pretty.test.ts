@@ -14,7 +14,7 @@ import {
   summarizeArguments,
   type PrettyOptions,
 } from '../lib/pretty/index.js';
-import { parse } from '../lib/core.js';
+import { parse } from '../lib/jsonl.js';
 import { LineRecord, makeRecord, type Output } from '../lib/jsonl.js';
 import type { WuuEvent } from '../lib/events.js';
 import { binPath, chunked, FC_SEED, pipeThrough, ROOT, runBin, runShell } from './helpers.js';

@@ -5,7 +5,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { PassThrough, Readable } from 'node:stream';
-import { run, type ToolSpec } from '../lib/runner.js';
+import { run, type ToolSpec } from '../lib/cli/index.js';
 import { spec as filterSpec } from '../bin/wuu-filter.js';
 import { spec as redactSpec } from '../bin/wuu-redact.js';
 import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';

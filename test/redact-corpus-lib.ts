@@ -702,7 +702,7 @@ export function falsePositiveReason(c: { key: string; rules: string[] }): string
 /** A class of known survivors. */
 export interface GapClass {
   id: string;
-  /** Who fixes it: the engine (lib/redact/index.ts and the generic rules) or the provider rules. */
+  /** Who fixes it: the engine (lib/redact/redact.ts and the generic rules) or the provider rules. */
   owner: 'engine' | 'providers';
   reason: string;
   match: (r: PlantingResult) => boolean;

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { createRedact, Redactor, type RedactOptions } from '../lib/redact/index.js';
 import { parsePatternOption } from '../lib/redact/rule-spec.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
-import { run as runTool } from '../lib/runner.js';
+import { run as runTool } from '../lib/cli/index.js';
 import { spec } from '../bin/wuu-redact.js';
 import { FC_SEED } from './helpers.js';
 

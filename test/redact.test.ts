@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { createRedact, redact, Redactor, type RedactOptions } from '../lib/redact/index.js';
 import { analyzePattern, checkRule, parsePatternOption, parseRuleFile, prefixPattern, RuleError } from '../lib/redact/rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from '../lib/redact/rules.js';
-import { parse, stringify } from '../lib/core.js';
+import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { chunked, example, FC_SEED, jsonl, pipeThrough, readExample, readmeSection, ROOT, runBin, runShell } from './helpers.js';
 

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { run, type ToolSpec } from '../lib/runner.js';
+import { run, type ToolSpec } from '../lib/cli/index.js';
 import { tools } from '../bin/wuu-stream.js';
 import { binPath, example, runBin, type BinResult } from './helpers.js';
 
@@ -202,7 +202,7 @@ t.test('a 64 MiB single line: a clear error and bounded memory, later events kep
   const later = '{"thread_id":"t","turn_id":"u","type":"turn_started"}\n';
   const input = Buffer.concat([huge, Buffer.from(later)]);
   // wuu-redact does not drop an oversize line: it redacts it in a streaming pass
-  // (lib/redact/oversize.ts through the runner's Core.oversize hook) and keeps it.
+  // (lib/redact/oversize-line.ts through the runner's Core.oversize hook) and keeps it.
   const redacted = Buffer.concat([input.subarray(0, at + 1), Buffer.from('<secret:openai-key>'), input.subarray(at + 1 + secret.length)]);
   const line = JSON.parse(redacted.subarray(0, redacted.indexOf(0x0a)).toString()) as { delta: string; type: string };
   t.same([line.type, line.delta.length, line.delta.includes(secret)], ['agent_message_delta', huge.length - '{"delta":"'.length - '","type":"agent_message_delta"}\n'.length - secret.length + '<secret:openai-key>'.length, false], 'the expected line is valid JSON, without the secret');

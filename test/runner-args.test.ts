@@ -3,7 +3,7 @@
  */
 import t from 'tap';
 import { PassThrough, Readable } from 'node:stream';
-import { parseArgs, run, UsageError, type ToolSpec } from '../lib/runner.js';
+import { parseArgs, run, UsageError, type ToolSpec } from '../lib/cli/index.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { spec as pretty } from '../bin/wuu-pretty.js';
 import { spec as redact } from '../bin/wuu-redact.js';

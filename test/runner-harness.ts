@@ -3,7 +3,7 @@
  * stderr and exit status, without spawning node.
  */
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { run, type RunOptions, type ToolSpec } from '../lib/runner.js';
+import { run, type RunOptions, type ToolSpec } from '../lib/cli/index.js';
 
 export interface Ran {
   stdout: string;

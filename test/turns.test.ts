@@ -1,6 +1,7 @@
 import t from 'tap';
-import { createTurns, turns, type TurnsOptions } from '../lib/turns.js';
-import { parse, stringify, type Core } from '../lib/core.js';
+import { createTurns, turns, type TurnsOptions } from '../lib/turns/index.js';
+import type { Core } from '../lib/core.js';
+import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, serialize, type Output } from '../lib/jsonl.js';
 import { chunked, liveProcess, pipeThrough, runBin, runShell, jsonl } from './helpers.js';
 import fs from 'node:fs';

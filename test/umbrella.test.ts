@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { allFlags, bashCompletion, listing, shortName, umbrellaMain, zshCompletion } from '../lib/umbrella.js';
+import { allFlags, bashCompletion, listing, shortName, umbrellaMain, zshCompletion } from '../lib/cli/umbrella.js';
 import { tools } from '../bin/wuu-stream.js';
 import { example, ROOT, runBin, runShell } from './helpers.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { spec } from '../bin/wuu-usage.js';
-import { run } from '../lib/runner.js';
+import { run } from '../lib/cli/index.js';
 import { ROOT } from './helpers.js';
 
 export type Four = [number, number, number, number];

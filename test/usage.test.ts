@@ -1,7 +1,7 @@
 import t from 'tap';
 import path from 'node:path';
 import { LineRecord } from '../lib/jsonl.js';
-import { createUsage, type UsageOptions } from '../lib/usage/core.js';
+import { createUsage, type UsageOptions } from '../lib/usage/usage.js';
 import { Calendar, isIsoDate, isoWeek } from '../lib/usage/dates.js';
 import { buildReport } from '../lib/usage/grouping.js';
 import { UsageLedger } from '../lib/usage/ledger.js';
@@ -268,8 +268,8 @@ t.test('totals of every grouping equal the ungrouped totals', async (t) => {
 
 t.test('stream API in 1- and 7-byte chunks gives the same report', async (t) => {
   const text = generate(99, 4);
-  const { usage } = await import('../lib/usage/core.js');
-  const { parse } = await import('../lib/core.js');
+  const { usage } = await import('../lib/usage/usage.js');
+  const { parse } = await import('../lib/jsonl.js');
   const whole = (await pipeThrough<string>([Buffer.from(text)], parse(), usage({ format: 'json', noCost: true, timeOfFile: () => null }))).join('');
   for (const size of [1, 7]) {
     const out = (await pipeThrough<string>(chunked(text, size), parse(), usage({ format: 'json', noCost: true, timeOfFile: () => null }))).join('');

@@ -1,12 +1,16 @@
 /**
- * The process layer every wuu-stream binary shares. See the modules:
- * args (options), inputs (files, directories, gzip, stdin), follow (-f),
- * lines (the line policy), sink (output), process (signals, exit), run (the loop).
+ * The process layer (the shell) every wuu-stream binary shares; binaries import
+ * it from here. See the modules: main (runIfMain), args (options, EXIT),
+ * inputs (files, directories, gzip, stdin), follow (-f), policy (the bad-line
+ * policy), sink (output), process (signals, exit), run (the loop),
+ * oversize-stream (lines over the cap handed to a core), umbrella (`wuu-stream TOOL`).
+ * Only the shell and bin/ touch the process, the file system and child processes.
  */
 export { COMMON_FLAGS, COMMON_HELP, EXIT, Flags, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 export { describeInputError, displayName, expandInput, inputBytes, isGzip, listInputs, openRaw, type InputEntry } from './inputs.js';
 export { followFile, FOLLOW_POLL_MS } from './follow.js';
-export { BAD_STREAK, BadLineLog, badLineMessage, oversizeReason, readLine, type LineHandler } from './lines.js';
+export { BAD_STREAK, BadLineLog, judgeBadLine, type BadLinePolicy, type BadLineVerdict } from './policy.js';
+export { runIfMain } from './main.js';
 export { isMain, onTerminatingSignals, settleProcess, SIGNAL_STATUS } from './process.js';
 export { FOLLOW_GRACE_MS, run, type RunOptions } from './run.js';
 export { describeWriteError, OutputSink, stdoutWasClosed } from './sink.js';

@@ -9,19 +9,19 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Emit } from '../core.js';
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter, OutputBatch, type Line, type Output } from '../jsonl.js';
+import { badLineMessage, DEFAULT_MAX_LINE_BYTES, LineSplitter, oversizeReason, OutputBatch, readLine, type Line, type Output } from '../jsonl.js';
 import { topLevelString } from '../scan.js';
 import { TypeSniffer } from '../type-sniff.js';
 import { escapeControls } from '../text.js';
 import { COMMON_HELP, EXIT, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { followFile } from './follow.js';
 import { abandonRaw, describeInputError, displayName, inputBytes, listInputs, openRaw } from './inputs.js';
-import { BadLineLog, badLineMessage, oversizeReason, readLine } from './lines.js';
+import { BadLineLog, judgeBadLine, type BadLinePolicy } from './policy.js';
 import { onTerminatingSignals, SIGNAL_STATUS } from './process.js';
 import { describeWriteError, OutputSink, stdoutWasClosed } from './sink.js';
 import type { ToolRun, ToolSpec } from './spec.js';
 import { packageVersion } from './version.js';
-import { oversizeStreamer } from './oversize.js';
+import { oversizeStreamer } from './oversize-stream.js';
 
 /** Options for {@link run}; the defaults are the real process. */
 export interface RunOptions {
@@ -228,11 +228,12 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       if (data !== undefined) await sink.write(data);
     };
 
+    const policy: BadLinePolicy = { strict, passInvalid };
     const handleBad = (file: string, line: Line, reason: string, raw: Buffer) => {
       if (core.badLine) {
         // A core that reports bad lines itself (wuu-check) gets every one of them.
         core.badLine({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit);
-      } else if (passInvalid && line.oversizeBytes === undefined) {
+      } else if (judgeBadLine(policy, line) === 'pass') {
         warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
         if (!line.terminated) batch.markUnterminated(raw);
         if (core.invalid) core.invalid(raw, emit, { file, line: line.line });

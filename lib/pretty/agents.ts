@@ -6,7 +6,7 @@
  */
 import { str } from './format.js';
 import type { SubagentView } from './renderer.js';
-import { addUsage, hasUsage, usageOf, zeroUsage, type Usage } from './usage.js';
+import { addUsage, hasUsage, usageOf, zeroUsage, type Usage } from './token-usage.js';
 
 const MAX_AGENTS = 4096;
 

@@ -10,7 +10,7 @@ import { formatBytes, formatCount, plural } from './format.js';
 import { htmlEscape as h, htmlEscapeLine as h1 } from './escape.js';
 import { HTML_CSS } from './html-css.js';
 import type { FileChangeView, ItemView, Renderer, ResultView, RunTotals, SessionView, SubagentView, TodoView, ToolEnd, TurnEnd, TurnView } from './renderer.js';
-import { cacheHit, hasUsage, promptTokens, type Usage } from './usage.js';
+import { cacheHit, hasUsage, promptTokens, type Usage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
 /** The page's policy: no script, no request of any kind; inline style and data: images only. */

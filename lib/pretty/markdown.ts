@@ -9,7 +9,7 @@ import { escapeControls } from '../text.js';
 import { clip, firstLineMarked, formatBytes, plural } from './format.js';
 import { htmlEscapeLine, mdCode, mdEscape, mdFenced, mdParagraphs, MdTextEscaper } from './escape.js';
 import type { FileChangeView, ItemView, Renderer, ResultView, RunTotals, SessionView, SubagentView, TodoView, ToolEnd, TurnEnd, TurnView } from './renderer.js';
-import { describeUsage, hasUsage } from './usage.js';
+import { describeUsage, hasUsage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
 /** Options of the Markdown renderer. */

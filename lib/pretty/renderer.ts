@@ -4,7 +4,7 @@
  * (terminal, Markdown, HTML) makes the data safe for its medium itself.
  */
 import type { Folded, OutputFold } from './fold.js';
-import type { Usage } from './usage.js';
+import type { Usage } from './token-usage.js';
 
 /** A turn of the main agent, or of a sub-agent's thread (`child`). */
 export interface TurnView {

@@ -18,7 +18,7 @@ import { scanProducerDelta } from './delta-scan.js';
 import { OutputFold } from './fold.js';
 import { Agents, OK_STATUSES } from './agents.js';
 import type { ItemView, Renderer, RunTotals, TurnHow, TurnView } from './renderer.js';
-import { addUsage, usageOf, zeroUsage, type Usage } from './usage.js';
+import { addUsage, usageOf, zeroUsage, type Usage } from './token-usage.js';
 import { keyValuesOf, sessionView, todoView } from './views.js';
 
 /** Options of the state. */

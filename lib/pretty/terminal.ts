@@ -11,7 +11,7 @@ import { commandOf, summarizeArguments } from './arguments.js';
 import { clip, expandTabs, firstLineMarked, formatDuration, plural } from './format.js';
 import { LiveStatus, type LiveOptions } from './live.js';
 import type { FileChangeView, ItemView, Renderer, ResultView, RunTotals, SessionView, SubagentView, TodoView, ToolEnd, TurnEnd, TurnView } from './renderer.js';
-import { describeUsage, hasUsage } from './usage.js';
+import { describeUsage, hasUsage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
 /** Options of the terminal renderer. */

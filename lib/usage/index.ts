@@ -9,9 +9,9 @@
  * dates (day/week/month in a zone), prices (built-in and --pricing, exact
  * money), grouping (rows, breakdown, totals), report-json, report-text
  * (table, Markdown, CSV, TSV), render (format dispatch), merge (--merge),
- * core (programmatic stream).
+ * usage (the tool: its core and programmatic stream).
  */
-export { createUsage, usage, type UsageOptions } from './core.js';
+export { createUsage, usage, type UsageOptions } from './usage.js';
 export { createUsageMerge, parseUnitLine } from './merge.js';
 export { usageMain, defaultJobs, type UsageRunOptions } from './parallel.js';
 export { renderUsage, type RenderOptions } from './render.js';

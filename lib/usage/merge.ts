@@ -7,9 +7,11 @@
  * through the runner's one line policy: a line that is not a `--json` line
  * is a bad line like any other (reported, counted, --strict stops).
  */
-import { InvalidLineError, LineSplitter, type EventRecord, type Line } from '../jsonl.js';
-import { parseNothing, type Core } from '../core.js';
-import { badLineMessage, expandInput, readLine, type ToolIO } from '../runner.js';
+import { badLineMessage, InvalidLineError, LineSplitter, parseNothing, readLine, type EventRecord, type Line } from '../jsonl.js';
+import type { Core } from '../core.js';
+import { expandInput } from '../cli/inputs.js';
+import { judgeBadLine } from '../cli/policy.js';
+import type { ToolIO } from '../cli/spec.js';
 import { escapeControls } from '../text.js';
 import { UsageLedger } from './ledger.js';
 import type { ScanPolicy } from './reader.js';
@@ -99,7 +101,7 @@ export async function usageMergeMain(names: readonly string[], options: RenderOp
         push: (rec) => mergeLine(ledger, rec),
         bad: (reason) => {
           warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
-          if (policy.passInvalid && line.oversizeBytes === undefined) return;
+          if (judgeBadLine(policy, line) === 'pass') return;
           badLines++;
           if (policy.strict) stopped = true;
         },

@@ -9,7 +9,8 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { SIGNAL_STATUS } from '../cli/process.js';
-import { expandInput, type ToolIO } from '../runner.js';
+import { expandInput } from '../cli/inputs.js';
+import type { ToolIO } from '../cli/spec.js';
 import { escapeControls } from '../text.js';
 import { scanFile, type FileScan, type Interrupt } from './files.js';
 import { UsageLedger } from './ledger.js';

@@ -7,17 +7,15 @@
  * member of almost every event. Lines of other shapes take the general path.
  * Under --strict every line is validated.
  */
-import { LineSplitter, type Line } from '../jsonl.js';
+import { badLineMessage, LineSplitter, readLine, type Line } from '../jsonl.js';
 import { lastMemberOpen } from '../scan.js';
-import { badLineMessage, readLine } from '../runner.js';
+import { judgeBadLine, type BadLinePolicy } from '../cli/policy.js';
 import type { UsageScanner } from './scanner.js';
 import { USAGE_TYPES } from './types.js';
 
-/** How a file's lines are handled: the runner's bad-line policy. */
-export interface ScanPolicy {
+/** How a file's lines are handled: the runner's bad-line policy (lib/cli/policy.ts) and size cap. */
+export interface ScanPolicy extends BadLinePolicy {
   maxLineBytes: number;
-  strict: boolean;
-  passInvalid: boolean;
 }
 
 const QUOTE = 0x22;
@@ -83,6 +81,7 @@ export class InputReader {
     private readonly message: (text: string) => void,
   ) {
     this.splitter = new LineSplitter(policy.maxLineBytes);
+    const badLines: BadLinePolicy = { ...policy, cutLineIsWarning: true };
     this.handler = {
       maxLineBytes: policy.maxLineBytes,
       // --strict promises every line is checked, as in the runner.
@@ -94,14 +93,15 @@ export class InputReader {
       },
       bad: (reason: string) => {
         const line = this.current!;
-        if (!line.terminated && line.oversizeBytes === undefined) {
-          // A producer killed mid-write leaves a cut last line (trap 11): a
-          // fact about the run, reported like the missing result, not bad data.
+        // A producer killed mid-write leaves a cut last line (trap 11): a
+        // fact about the run, reported like the missing result, not bad data.
+        const verdict = judgeBadLine(badLines, line);
+        if (verdict === 'warn') {
           this.message(`${file}:${line.line}: warning: ${badLineMessage(line, reason)}; not counted`);
           return;
         }
         this.message(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
-        if (policy.passInvalid && line.oversizeBytes === undefined) return;
+        if (verdict === 'pass') return;
         this.badLines++;
         if (policy.strict) this.stopped = true;
       },

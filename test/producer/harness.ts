@@ -3,7 +3,7 @@
  * for the producer-scenario tests.
  */
 import { PassThrough, Readable } from 'node:stream';
-import { run, type ToolSpec } from '../../lib/runner.js';
+import { run, type ToolSpec } from '../../lib/cli/index.js';
 
 /** What a tool wrote and its exit status. */
 export interface ToolRunResult {

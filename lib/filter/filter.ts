@@ -1,14 +1,13 @@
 /**
  * wuu-filter: keep the events that match, pass them on byte for byte.
  */
-import fs from 'node:fs';
 import type { Transform } from 'node:stream';
-import { coreStream, parseNothing, type Core } from './core.js';
-import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES, stringField } from './events.js';
-import { LineRecord, type EventRecord } from './jsonl.js';
-import { isJsonEvent } from './validate.js';
-import { nearest } from './suggest.js';
-import { holds, parseWhere } from './where.js';
+import { coreStream, type Core } from '../core.js';
+import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES, stringField } from '../events.js';
+import { LineRecord, parseNothing, type EventRecord } from '../jsonl.js';
+import { isJsonEvent } from '../validate.js';
+import { nearest } from '../suggest.js';
+import { holds, parseWhere } from '../where.js';
 
 /** Options of {@link createFilter}. */
 export interface FilterOptions {
@@ -190,8 +189,10 @@ export interface Positionals {
  * is an input (event types never contain `/` or `.`); everything else is a
  * selector. A selector that names no known type or family gets a warning with
  * the nearest known name; so does a name that is both a file and a selector.
+ * `exists` asks the file system, which belongs to the shell: the binary passes
+ * `fs.existsSync`.
  */
-export function splitPositionals(args: readonly string[], exists: (name: string) => boolean = fs.existsSync): Positionals {
+export function splitPositionals(args: readonly string[], exists: (name: string) => boolean): Positionals {
   const out: Positionals = { selectors: [], inputs: [], warnings: [] };
   for (const arg of args) {
     if (isInputArgument(arg)) out.inputs.push(arg);

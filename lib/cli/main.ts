@@ -1,17 +1,15 @@
 /**
- * The shared runner every wuu-stream binary calls, re-exported from its parts
- * in lib/cli/ (kept so binaries, tools and tests import one name). A binary
- * only declares a {@link ToolSpec} and calls {@link runIfMain}.
+ * The entry every tool binary ends with: a binary only declares a
+ * {@link ToolSpec} and calls {@link runIfMain}, which runs it through the
+ * shared runner (lib/cli/run.ts) when that binary is the program executed.
  *
- * BAD-LINE POLICY and EXIT STATUS: see lib/cli/lines.ts and man/wuu-stream.7.
+ * BAD-LINE POLICY: lib/cli/policy.ts. EXIT STATUS: EXIT in lib/cli/args.ts, man/wuu-stream.7.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMain, settleProcess } from './cli/process.js';
-import { run } from './cli/run.js';
-import type { ToolSpec } from './cli/spec.js';
-
-export * from './cli/index.js';
+import { isMain, settleProcess } from './process.js';
+import { run } from './run.js';
+import type { ToolSpec } from './spec.js';
 
 /**
  * Runs the spec when its binary is the program being executed. The module's

@@ -18,15 +18,13 @@
  * know (a cut last line, no result, two racing results) it is a warning.
  */
 import type { Transform } from 'node:stream';
-import { coreStream, type BadLine, type Core, type Emit } from './core.js';
-import { isWireType, TURN_END_TYPES } from './events.js';
-import type { EventRecord } from './jsonl.js';
-import { escapeControls } from './text.js';
-import { itemKey, RootThreads, ROOT_THREAD_TYPES, turnKey } from './threads.js';
-import { RESULT_STATUSES, RULE_SEVERITY, schemaProblems, TOOL_END, TURN_SCOPED, USAGE_FIELDS } from './check/schema.js';
+import { coreStream, type BadLine, type Core, type Emit } from '../core.js';
+import { isWireType, TURN_END_TYPES } from '../events.js';
+import type { EventRecord } from '../jsonl.js';
+import { escapeControls } from '../text.js';
+import { itemKey, RootThreads, ROOT_THREAD_TYPES, turnKey } from '../threads.js';
+import { RESULT_STATUSES, RULE_SEVERITY, schemaProblems, TOOL_END, TURN_SCOPED, USAGE_FIELDS } from './schema.js';
 
-export { isRule, jsonType, RULES, SCHEMA, schemaProblems, type FieldSpec, type FieldType, type Problem, type Rule, type Severity } from './check/schema.js';
-export { checkBytes, type CheckBytesOptions } from './check/bytes.js';
 
 /** Options of {@link createCheck}. */
 export interface CheckOptions {
@@ -331,7 +329,7 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
 /**
  * Object-mode stream version of {@link createCheck}: event records in (from
  * `parse()`), problem lines out. `parse()` skips bad lines, so they are not
- * seen here: use {@link checkBytes} to check raw bytes, bad lines included.
+ * seen here; `wuu-check` (the runner) hands them to the core's `badLine`.
  */
 export function check(options: CheckOptions = {}): Transform {
   return coreStream(createCheck(options));

@@ -4,10 +4,13 @@
  * shell completion scripts generated from the specs.
  */
 import type { Writable } from 'node:stream';
-import { FAMILIES, KNOWN_TYPES } from './events.js';
-import { nearest } from './suggest.js';
-import { escapeControls } from './text.js';
-import { COMMON_HELP, EXIT, packageVersion, run, type RunOptions, type ToolSpec } from './runner.js';
+import { FAMILIES, KNOWN_TYPES } from '../events.js';
+import { nearest } from '../suggest.js';
+import { escapeControls } from '../text.js';
+import { COMMON_HELP, EXIT } from './args.js';
+import { run, type RunOptions } from './run.js';
+import type { ToolSpec } from './spec.js';
+import { packageVersion } from './version.js';
 
 /** A tool as the umbrella knows it: `filter` for the spec named `wuu-filter`. */
 export function shortName(spec: ToolSpec): string {

@@ -7,27 +7,14 @@
  * their original bytes, so the output stays a valid event stream.
  */
 import type { Transform } from 'node:stream';
-import { coreStream, type Core, type Emit } from './core.js';
-import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
-import type { EventRecord } from './jsonl.js';
-import { escapeControls } from './text.js';
-import { RootThreads, ROOT_THREAD_TYPES } from './threads.js';
-import {
-  builtRecord,
-  createAccumulator,
-  DEFAULT_MAX_OPEN,
-  deltaLine,
-  eventOf,
-  OldestFirst,
-  idOf,
-  ownField,
-  PIECE_TYPES,
-  turnKey,
-  type AccumulatorOptions,
-  type DeltaLine,
-  type AgentMessage,
-  type Origin,
-} from './accumulate.js';
+import { coreStream, type Core, type Emit } from '../core.js';
+import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from '../events.js';
+import type { EventRecord } from '../jsonl.js';
+import { escapeControls } from '../text.js';
+import { RootThreads, ROOT_THREAD_TYPES, turnKey } from '../threads.js';
+import { builtRecord, createAccumulator, DEFAULT_MAX_OPEN, idOf, ownField, PIECE_TYPES, type AccumulatorOptions, type AgentMessage, type Origin } from '../accumulate/accumulate.js';
+import { deltaLine, eventOf, type DeltaLine } from '../accumulate/read.js';
+import { OldestFirst } from '../accumulate/units.js';
 
 /** Default cap on the event bytes held per turn with `events`: 16 MiB. */
 export const DEFAULT_MAX_TURN_BYTES = 16 * 1024 * 1024;

@@ -8,9 +8,9 @@
  * first run that did not complete decides the exit status.
  */
 import type { Transform } from 'node:stream';
-import { coreStream, type Core, type Emit } from './core.js';
-import type { ResultEvent } from './events.js';
-import { escapeControls } from './text.js';
+import { coreStream, type Core, type Emit } from '../core.js';
+import type { ResultEvent } from '../events.js';
+import { escapeControls } from '../text.js';
 
 /**
  * Exit statuses of wuu-result, beyond the shared ones (0 ok, 1 bad data,

@@ -10,18 +10,14 @@
  * reuses, so both tools agree on what a turn's message and tool calls are.
  */
 import type { Transform } from 'node:stream';
-import { coreStream, type Core, type Emit } from './core.js';
-import { escapeControls } from './text.js';
-import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from './events.js';
-import { LineRecord, makeRecord, type EventRecord } from './jsonl.js';
-import { stringLiteral, stringLiteralBytes, tailStrings } from './scan.js';
-import { turnKey } from './threads.js';
-import { deltaLine, eventOf, type DeltaLine } from './accumulate/read.js';
-import { CappedText, OldestFirst } from './accumulate/units.js';
-
-export { turnKey };
-export { deltaLine, eventOf, type DeltaLine } from './accumulate/read.js';
-export { CappedText, OldestFirst } from './accumulate/units.js';
+import { coreStream, type Core, type Emit } from '../core.js';
+import { escapeControls } from '../text.js';
+import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from '../events.js';
+import { LineRecord, makeRecord, type EventRecord } from '../jsonl.js';
+import { stringLiteral, stringLiteralBytes, tailStrings } from '../scan.js';
+import { turnKey } from '../threads.js';
+import { deltaLine, eventOf, type DeltaLine } from './read.js';
+import { CappedText, OldestFirst } from './units.js';
 
 /** Default cap on the output kept per tool call: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;

@@ -1,0 +1,291 @@
+/**
+ * wuu-redact: make a log safe to share without breaking it.
+ *
+ * Every string value (and object key) of every event, at any depth, goes
+ * through the rules (./rules.ts, ./providers.ts): secrets become
+ * `<secret:RULE>`, home directories `~`, the announced workspace
+ * `<workspace>`, user names `<user>`, e-mail addresses `<email>`.
+ *
+ * The parts: ./byte-scan.ts (the raw-line prefilter), ./compile.ts (rules to
+ * scan tables; user rules on re2js), ./engine.ts (the scan over a string),
+ * ./walk.ts (the event walk that patches encoded text in place),
+ * ./hold-back.ts and ./deltas.ts (secrets split across delta pieces),
+ * ./placeholders.ts, ./users.ts (user-name evidence), ./values.ts (values
+ * that are settings, not secrets), ./censor.ts (JSONPath), ./oversize-line.ts
+ * (lines beyond --max-line-bytes, streamed).
+ *
+ * FAST PATH. Before parsing, the raw line is searched (as bytes,
+ * case-insensitively) for every rule's markers, the learned user names and
+ * workspaces, and for `\u` or `\/` escapes; a line without any is written
+ * unparsed. Only the lines holding a candidate are decoded.
+ */
+import type { Transform } from 'node:stream';
+import { coreStream, type Core, type Emit } from '../core.js';
+import { FAMILIES, type WuuEvent } from '../events.js';
+import { LineRecord, type EventRecord } from '../jsonl.js';
+import { topLevelString } from '../scan.js';
+import { escapeControls } from '../text.js';
+import { censorEvent, JsonPathError, preparePath } from './censor.js';
+import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
+import { View } from './view.js';
+import { Redactor, type PathMode } from './engine.js';
+import { holdPoint } from './hold-back.js';
+import { redactOversize } from './oversize-line.js';
+import { type RuleSpec } from './rule-spec.js';
+import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
+
+export { JsonPathError };
+
+/** Options of {@link createRedact}. */
+export interface RedactOptions {
+  /** JSONPath expressions whose values are censored (`"<redacted>"`) or removed. */
+  paths?: string[];
+  /** Remove the fields selected by `paths` instead of censoring them. */
+  remove?: boolean;
+  /** Extra rules, after the built-in ones (run on re2js, a linear-time engine). */
+  rules?: RuleSpec[];
+  /** Use the built-in secret rules (default true). */
+  defaultRules?: boolean;
+  /** Private-path handling (default `home`). */
+  pathMode?: PathMode;
+  /** Stable keyed placeholders (`<secret:RULE:1a2b3c4d>`) instead of plain ones. */
+  pseudonymize?: boolean;
+  /** HMAC key for `pseudonymize` (default {@link DEFAULT_SALT}). */
+  salt?: string;
+  /** Log counts per rule and per event type at the end. */
+  report?: boolean;
+  /** Write nothing; log `FILE:LINE: RULE` for each finding; status 1 when any. */
+  check?: boolean;
+  /** Where report and check lines go (the CLI: stderr with the program name). */
+  log?: (line: string) => void;
+}
+
+/** The events that announce a workspace (and a home) to learn: session_configured and thread_*. */
+const LEARN_TYPES: ReadonlySet<string> = new Set(FAMILIES.session);
+
+/** Findings per rule name, in order of first appearance. */
+function countNames(hits: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const name of hits) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return counts;
+}
+
+/** Whether a raw line was written with Go's HTML escaping (no literal `<`, `>`, `&`). */
+function goStyle(raw: Buffer | undefined): boolean {
+  return raw === undefined || (raw.indexOf(0x3c) < 0 && raw.indexOf(0x3e) < 0 && raw.indexOf(0x26) < 0);
+}
+
+/** A top-level string field, from the bytes when possible. */
+function field(rec: EventRecord, name: string): string {
+  const fromRaw = rec.raw === undefined ? undefined : topLevelString(rec.raw, name);
+  if (fromRaw !== undefined) return fromRaw;
+  const value = (rec.event as Record<string, unknown>)[name];
+  return value === undefined || value === null ? '' : String(value);
+}
+
+function idsOf(rec: EventRecord, type = rec.type): StreamIds {
+  return { type, thread: field(rec, 'thread_id'), turn: field(rec, 'turn_id'), item: type === 'agent_message_delta' ? '' : field(rec, 'item_id') };
+}
+
+/**
+ * The redactor's core. Throws a JsonPathError for an unusable path and a
+ * RuleError for a bad rule (the CLI reports both as usage errors).
+ */
+export function createRedact(options: RedactOptions = {}): Core {
+  const engine = new Redactor(options);
+  const paths = (options.paths ?? []).map(preparePath);
+  const check = options.check === true;
+  const log = options.log ?? (() => {});
+  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }) => {
+    const counts = Array.isArray(hits) ? countNames(hits as readonly string[]) : (hits as ReadonlyMap<string, number>);
+    if (counts.size === 0) return;
+    changedEvents++;
+    for (const [name, n] of counts) {
+      findings += n;
+      typeCounts.set(type, (typeCounts.get(type) ?? 0) + n);
+      ruleCounts.set(name, (ruleCounts.get(name) ?? 0) + n);
+      if (check) log(`${escapeControls(where.file)}:${where.line}: ${name}`);
+    }
+  };
+  const streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), record, !check);
+  const ruleCounts = new Map<string, number>();
+  const typeCounts = new Map<string, number>();
+  let events = 0;
+  let changedEvents = 0;
+  let findings = 0;
+  let last = { file: '-', line: 0 };
+  const shortcut = paths.length === 0;
+
+  const lineOut = (text: string, where: { file: string; line: number }): EventRecord => new LineRecord(Buffer.from(text), where.file, where.line);
+
+  /**
+   * Walks a line's text, again when it taught the engine a new user name.
+   * Returns the patches, or undefined when the text is not a JSON object the
+   * walk accepts.
+   */
+  const walkLine = (src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void): Patch[] | undefined => {
+    for (let attempt = 0; ; attempt++) {
+      const generation = engine.generation;
+      const patches: Patch[] = [];
+      const found: string[] = [];
+      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped }, patches)) return undefined;
+      if (engine.generation === generation || attempt === 2) {
+        for (const hit of found) hits.push(hit);
+        return patches;
+      }
+    }
+  };
+
+  /** The line's JSON text: its bytes, or the event serialized (records built in memory). */
+  const sourceOf = (rec: EventRecord): string => {
+    if (rec.raw !== undefined) return rec.raw.toString('utf8');
+    const json = JSON.stringify(rec.event);
+    return json;
+  };
+
+  /** Text to walk: censored by the JSONPaths first when any selects something. */
+  const prepared = (rec: EventRecord, hits: string[]): { src: string; censored: boolean } => {
+    if (paths.length > 0) {
+      const copy = censorEvent(rec.event as Record<string, unknown>, paths, options.remove === true, hits);
+      if (copy !== undefined) {
+        const json = JSON.stringify(copy);
+        return { src: goStyle(rec.raw) ? json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json, censored: true };
+      }
+    }
+    return { src: sourceOf(rec), censored: false };
+  };
+
+  /** Patches a whole event; the walk failing means a bad line (rec.event throws) or an odd encoding. */
+  const redactWhole = (rec: EventRecord, emit: Emit) => {
+    const hits: string[] = [];
+    const { src, censored } = prepared(rec, hits);
+    let patches = walkLine(src, hits);
+    let text = src;
+    if (patches === undefined) {
+      void rec.event; // a bad line throws here, before anything is emitted
+      text = JSON.stringify(rec.event);
+      patches = walkLine(text, hits) ?? [];
+    }
+    record(rec.type, hits, rec);
+    if (check) return;
+    if (patches.length === 0 && !censored) {
+      streams.out(streams.idle ? rec : lineOut(text, rec), emit);
+      return;
+    }
+    streams.out(lineOut(applyPatches(text, patches, goStyle(rec.raw)), rec), emit);
+  };
+
+  const flushFor = (rec: EventRecord, emit: Emit) => {
+    if (streams.idle) return;
+    streams.endedBy(rec.type, field(rec, 'thread_id'), field(rec, 'turn_id'), (type) => streamKey(idsOf(rec, type)), emit);
+  };
+
+  /** A delta piece: the walk skips `delta`, the stream logic decides when it goes out. */
+  const pushDelta = (rec: EventRecord, emit: Emit): boolean => {
+    const hits: string[] = [];
+    const src = sourceOf(rec);
+    let literal: [number, number] | undefined;
+    const patches = walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]));
+    if (patches === undefined || literal === undefined) return false;
+    const [ds, de] = literal;
+    const view = View.decode(src, ds + 1, de - 1);
+    if (view === undefined) return false;
+    const go = goStyle(rec.raw);
+    const before = applyRange(src, 0, ds, patches, go);
+    const after = applyRange(src, de, src.length, patches, go);
+    const original = src.slice(ds, de);
+    let immediate = streams.idle; // written during this call: the record itself may go out
+    const where = { file: rec.file, line: rec.line };
+    streams.push(
+      streamKey(idsOf(rec)),
+      {
+        ids: idsOf(rec),
+        text: view.text,
+        literal: original,
+        go,
+        hits,
+        where,
+        inPlace: (spans) => applyRange(src, ds, de, spans.map((s) => ({ ...s, start: view.rawOf(s.start), end: view.rawOf(s.end) })), go),
+        finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
+      },
+      emit,
+    );
+    immediate = false;
+    return true;
+  };
+
+  return {
+    // Lines are read lazily: push decides whether a line needs parsing at all.
+    needsParse: () => !shortcut,
+    push(rec, emit) {
+      events++;
+      last = { file: rec.file, line: rec.line };
+      const type = rec.type;
+      if (shortcut && rec.raw !== undefined && !LEARN_TYPES.has(type) && streams.idle) {
+        if (!DELTA_TYPES.has(type)) {
+          if (!engine.mayMatchRaw(rec.raw)) {
+            if (!check) emit(rec);
+            return;
+          }
+        } else if (!engine.mayMatchRaw(rec.raw)) {
+          const delta = topLevelString(rec.raw, 'delta');
+          if (delta !== undefined && holdPoint(engine, delta) === delta.length) {
+            if (!check) emit(rec);
+            return;
+          }
+        }
+      }
+      if (LEARN_TYPES.has(type)) {
+        const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
+        for (const name of ['workspace_root', 'cwd']) {
+          const value = event[name];
+          if (typeof value === 'string') engine.learnWorkspace(value);
+        }
+      }
+      flushFor(rec, emit);
+      if (DELTA_TYPES.has(type)) {
+        const censorHits: string[] = [];
+        const selected = paths.length > 0 && censorEvent(rec.event as Record<string, unknown>, paths, options.remove === true, censorHits) !== undefined;
+        if (!selected && pushDelta(rec, emit)) return;
+      }
+      redactWhole(rec, emit);
+    },
+    invalid(raw, emit, where) {
+      const text = raw.toString('utf8');
+      const hits: string[] = [];
+      const out = engine.text(text, hits);
+      record('(invalid line)', hits, where ?? last);
+      streams.out(`${out}\n`, emit);
+    },
+    oversize: (source, where, emit) => {
+      events++;
+      // Order: whatever waits behind held delta pieces goes out first.
+      streams.releaseAll(emit);
+      const line = redactOversize(engine, emit, where, record, !check);
+      return (async () => {
+        for await (const piece of source) await line.write(piece);
+        const failure = await line.end();
+        if (failure !== undefined) throw new Error(failure);
+      })();
+    },
+    endFile(_file, emit) {
+      streams.releaseAll(emit);
+    },
+    end(emit) {
+      streams.releaseAll(emit);
+      if (!options.report) return;
+      log(`report: ${findings} redaction${findings === 1 ? '' : 's'} in ${changedEvents} of ${events} events`);
+      for (const [name, n] of [...ruleCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: rule ${name}: ${n}`);
+      for (const [type, n] of [...typeCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: type ${escapeControls(type)}: ${n}`);
+    },
+    status: () => (check && findings > 0 ? 1 : 0),
+  };
+}
+
+/** Object-mode stream version of {@link createRedact}. */
+export function redact(options: RedactOptions = {}): Transform {
+  return coreStream(createRedact(options));
+}
+
+/** The events as typed: for callers that build records in memory. */
+export type { WuuEvent };
