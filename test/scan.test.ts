@@ -2,6 +2,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { isJsonObject, looksLikeObject, topLevelString } from '../lib/scan.js';
 import { isJsonEvent, typeValueAt } from '../lib/validate.js';
+import { TypeSniffer } from '../lib/type-sniff.js';
 import { FC_SEED } from './helpers.js';
 
 const cases: Array<[string, string | undefined, string]> = [
@@ -255,4 +256,24 @@ t.test('isJsonObject agrees with JSON.parse on random JSON, mutated', async (t) 
     { seed: FC_SEED, numRuns: 5000 },
   );
   t.pass('5,000 random byte soups agree with JSON.parse');
+});
+
+t.test('TypeSniffer: the tail type, interned by its bytes, or undefined', async (t) => {
+  const sniffer = new TypeSniffer();
+  const line = (text: string) => Buffer.from(`xx${text}yy`);
+  const sniff = (text: string) => sniffer.sniff(line(text), 2, Buffer.byteLength(text) + 2);
+  const first = sniff('{"a":1,"type":"tool_started"}');
+  t.equal(first, 'tool_started');
+  t.equal(sniff('{"b":"c","type":"tool_started"} '), first, 'the same bytes give the same string');
+  t.equal(sniff('{"type":"x"}'), 'x');
+  t.equal(sniff('{"type":""}'), '');
+  t.equal(sniff('{"type":"x","a":1}'), undefined, 'type not last');
+  t.equal(sniff('{"type":"té"}'), undefined, 'not plain ASCII');
+  t.equal(sniff('{"type":"a\tb"}'), undefined, 'an escape');
+  t.equal(sniff('{"type":"ab"}'), undefined, 'a control byte');
+  t.equal(sniff(`{"type":"${'x'.repeat(65)}"}`), undefined, 'longer than any type');
+  t.equal(sniff('{"xtype":"a"}'), undefined);
+  // Past its table size it still answers, without keeping more.
+  for (let i = 0; i < 1100; i++) t.equal(sniff(`{"type":"t${i}"}`), `t${i}`, `type ${i}`);
+  t.equal(sniff('{"type":"t1099"}'), 't1099');
 });
