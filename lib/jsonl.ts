@@ -87,6 +87,12 @@ export class LineSplitter {
    * means the line is dealt with (the splitter only counts it).
    */
   fastLine: ((source: Buffer, start: number, end: number) => boolean) | undefined;
+  /**
+   * Set by a caller whose chunks are never written to after they are handed
+   * over (the runner's inputs: every read is a fresh buffer): the part of a
+   * line held across chunks is then kept as views, not copies.
+   */
+  chunksAreFresh = false;
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -140,8 +146,9 @@ export class LineSplitter {
       }
       return;
     }
-    // Copy: the chunk may be a pooled buffer that is reused after this call.
-    this.pending.push(Buffer.from(piece));
+    // Copy unless the caller vouches its chunks are never reused: a piece is
+    // copied once more when the line is joined, and each copy is garbage.
+    this.pending.push(this.chunksAreFresh ? piece : Buffer.from(piece));
   }
 
   private streaming = false;

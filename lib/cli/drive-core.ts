@@ -150,6 +150,7 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     (name) => {
       file = name;
       splitter = new LineSplitter(maxLineBytes);
+      splitter.chunksAreFresh = true;
       splitter.streamOversize = streamer?.lines;
       splitter.fastLine = gate?.offer;
       bomPending = passInvalid;
