@@ -38,6 +38,29 @@ export interface InputLoop {
   readonly session: FollowSession | undefined;
 }
 
+/**
+ * The next chunk, or 'stop' when `stop` aborts first. Not Promise.race with
+ * one long-lived "stopped" promise: every race leaves a reaction on it that
+ * holds its chunk, so a long input would stay in memory to its end.
+ */
+function nextOrStop(it: AsyncIterator<Buffer>, stop: AbortSignal): Promise<IteratorResult<Buffer> | 'stop'> {
+  if (stop.aborted) return Promise.resolve('stop');
+  return new Promise((resolve, reject) => {
+    const onStop = () => resolve('stop');
+    stop.addEventListener('abort', onStop, { once: true });
+    it.next().then(
+      (result) => {
+        stop.removeEventListener('abort', onStop);
+        resolve(result);
+      },
+      (err: unknown) => {
+        stop.removeEventListener('abort', onStop);
+        reject(err as Error);
+      },
+    );
+  });
+}
+
 export function inputLoop(ctx: InputLoopContext): InputLoop {
   const { state, sink, warn } = ctx;
   let session: FollowSession | undefined;
@@ -52,14 +75,10 @@ export function inputLoop(ctx: InputLoopContext): InputLoop {
     raw?.on('error', () => {}); // surfaced through the iterator
     const source: AsyncIterable<Buffer> = raw ?? followFile(name, stop.signal);
     const it = inputBytes(source)[Symbol.asyncIterator]();
-    const stopped = new Promise<'stop'>((resolve) => {
-      if (stop.signal.aborted) resolve('stop');
-      stop.signal.addEventListener('abort', () => resolve('stop'));
-    });
     let opened = false;
     try {
       for (;;) {
-        const next = await Promise.race([it.next(), stopped]);
+        const next = await nextOrStop(it, stop.signal);
         if (next === 'stop' || next.done) break;
         opened = true;
         await onChunk(next.value, file);
