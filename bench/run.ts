@@ -71,7 +71,7 @@ function measure(command: string[], input: string | undefined, env?: NodeJS.Proc
       const [rssKb, user, system] = stderr.trim().split('\n').pop()!.split(' ').map(Number);
       // CPU time (user + system) is what a run costs; wall time on a shared
       // machine is mostly waiting for a core. Both are kept.
-      resolve({ seconds: cpuTime ? user! + system! : wall, rssMb: rssKb! / 1024, ok: code === 0 || code === 1 });
+      resolve({ seconds: cpuTime ? user! + system! : wall, rssMb: rssKb! / 1024, ok: code === 0 || code === 1 || code === 7 });
     });
   });
 }
@@ -163,10 +163,17 @@ async function jqVersion(): Promise<string | undefined> {
   });
 }
 
+/** Our side of a case: a binary (or `@reference MODE` for a loop measured alone). */
 const commandOf = (argv: string[]): string[] => {
   const [tool, ...rest] = argv;
-  if (tool === '@cmd') return rest[0] === 'node' ? [node, ...rest.slice(1)] : rest;
   return tool === '@reference' ? [node, reference, ...rest] : [node, bin(tool!), ...rest];
+};
+
+/** The reference side: a loop of bench/reference.ts, or a whole command after `@cmd`. */
+const referenceCommand = (argv: string[]): string[] => {
+  const [first, ...rest] = argv;
+  if (first === '@cmd') return rest[0] === 'node' ? [node, ...rest.slice(1)] : rest;
+  return [node, reference, ...argv];
 };
 
 /** Top self-time entries of one `node --cpu-prof` run of `argv` on `input`. */
@@ -227,7 +234,7 @@ async function main(): Promise<number> {
     const mb = c.input === 'none' ? NaN : c.input === 'biglines' ? bigSize : size;
     const n = c.input === 'none' ? runs * 2 : c.input === 'biglines' ? 1 : runs;
     const ours = commandOf(c.ours);
-    const ref = c.reference ? commandOf(c.reference) : undefined;
+    const ref = c.reference ? referenceCommand(c.reference) : undefined;
     const m = await paired(ours, ref, input, n);
     let jqRatio = NaN;
     let jqOk = true;

@@ -11,7 +11,7 @@
  * record (a view into the chunk, no copy), parsed only if the core asks.
  */
 import type { Core, Emit } from '../core.js';
-import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, readLine, type Line, type Output } from '../jsonl.js';
+import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type Output } from '../jsonl.js';
 import { TypeSniffer } from '../type-sniff.js';
 import type { InputLoop } from './input-loop.js';
 import { oversizeStreamer } from './oversize-stream.js';
@@ -107,7 +107,10 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     if (strict) state.stopped = true;
   };
 
-  const gate = strict || passInvalid || ctx.follow ? undefined : typeGate(core, state);
+  // A core that neither drops types nor reads them to decide on parsing (the
+  // identity filter) has no use for a sniffed type.
+  const readsTypes = core.wants !== undefined || (needsParse !== undefined && needsParse !== parseNothing);
+  const gate = strict || passInvalid || ctx.follow || !readsTypes ? undefined : typeGate(core, state);
   // --pass-invalid is byte-exact: a leading byte order mark comes out as it came.
   let bomPending = false;
   const handleLine = (file: string) => (line: Line) => {
