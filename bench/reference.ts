@@ -5,9 +5,18 @@
  *   node reference.js needle NEEDLE   Buffer.indexOf per chunk, type sniffed
  *                                     from the line's tail, only hit lines
  *                                     touched and written
+ *   node reference.js sniff PREFIX    the type sniffed from the line's tail at
+ *                                     byte level, only the kept lines
+ *                                     JSON.parse'd (validated) and written:
+ *                                     the honest floor of a filter that
+ *                                     promises to write only valid JSON
  *   node reference.js usage           the needle loop for usage_updated lines,
  *                                     each parsed, last snapshot per turn kept
- *   node reference.js parse           JSON.parse every line, write it back
+ *   node reference.js parse           JSON.parse every line, write the original
+ *                                     bytes (a validating identity)
+ *   node reference.js parse-stringify JSON.parse every line and write
+ *                                     JSON.stringify of it (what a naive
+ *                                     accumulator or checker costs)
  *   node reference.js walk PATTERN    parse, walk every string applying one
  *                                     regex, stringify (what a redactor does)
  *   node reference.js validate        lib/scan.ts isJsonObject on every line
@@ -44,7 +53,7 @@ function wholeLines(onLines: (buf: Buffer, start: number, end: number) => void, 
 function tailType(buf: Buffer, start: number, end: number): string | undefined {
   if (buf[end - 1] !== 0x7d || buf[end - 2] !== 0x22) return undefined;
   const open = buf.lastIndexOf(0x22, end - 3);
-  if (open < start + 8 || buf.toString('latin1', open - 8, open) !== '"type":') return undefined;
+  if (open < start + 8 || buf.toString('latin1', open - 7, open) !== '"type":') return undefined;
   return buf.toString('latin1', open + 1, end - 2);
 }
 
@@ -71,6 +80,36 @@ function needleLoop(needleText: string): void {
       if (type !== undefined && type.startsWith(prefix)) parts.push(buf.subarray(start, end + 1));
     });
     if (parts.length > 0) process.stdout.write(Buffer.concat(parts));
+  });
+}
+
+function sniffLoop(prefix: string): void {
+  wholeLines((buf, from, to) => {
+    const parts: Buffer[] = [];
+    let at = from;
+    while (at < to) {
+      const end = buf.indexOf(NEWLINE, at);
+      const type = tailType(buf, at, end);
+      if (type !== undefined && type.startsWith(prefix)) {
+        JSON.parse(buf.toString('utf8', at, end));
+        parts.push(buf.subarray(at, end + 1));
+      }
+      at = end + 1;
+    }
+    if (parts.length > 0) process.stdout.write(Buffer.concat(parts));
+  });
+}
+
+function parseStringifyLoop(): void {
+  wholeLines((buf, from, to) => {
+    const out: string[] = [];
+    let at = from;
+    while (at < to) {
+      const end = buf.indexOf(NEWLINE, at);
+      out.push(JSON.stringify(JSON.parse(buf.toString('utf8', at, end))));
+      at = end + 1;
+    }
+    process.stdout.write(`${out.join('\n')}\n`);
   });
 }
 
@@ -151,6 +190,12 @@ switch (mode) {
     break;
   case 'needle':
     needleLoop(arg);
+    break;
+  case 'sniff':
+    sniffLoop(arg);
+    break;
+  case 'parse-stringify':
+    parseStringifyLoop();
     break;
   case 'usage':
     usageLoop();

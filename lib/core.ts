@@ -52,6 +52,15 @@ export interface Core {
    * reach `push` unparsed (their `event` parses on access). Default: all.
    */
   needsParse?(type: string): boolean;
+  /**
+   * Which event types this core does anything with. The runner reads each
+   * line's type from its bytes and drops a line of an unwanted type before
+   * making anything of it (no record, no parse, no validation: it costs the
+   * newline search and the type sniff); lines whose type cannot be sniffed
+   * still reach `push`. A pure function of the type. Default: every type.
+   * Not used under --strict, which checks every line.
+   */
+  wants?(type: string): boolean;
   /** A bad line, under the pass-invalid policy. Default: copied through as is. */
   invalid?(raw: Buffer, emit: Emit, where?: { file: string; line: number }): void;
   /**

@@ -81,6 +81,18 @@ export class LineSplitter {
   sawBom = false;
   /** When set, lines over the cap are handed here piece by piece instead of dropped. */
   streamOversize: OversizeStream | undefined;
+  /**
+   * The per-line fast path: offered each newline-terminated line that lies
+   * whole in one chunk, as its bytes, before any object is made for it; true
+   * means the line is dealt with (the splitter only counts it).
+   */
+  fastLine: ((source: Buffer, start: number, end: number) => boolean) | undefined;
+  /**
+   * Set by a caller whose chunks are never written to after they are handed
+   * over (the runner's inputs: every read is a fresh buffer): the part of a
+   * line held across chunks is then kept as views, not copies.
+   */
+  chunksAreFresh = false;
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -134,8 +146,9 @@ export class LineSplitter {
       }
       return;
     }
-    // Copy: the chunk may be a pooled buffer that is reused after this call.
-    this.pending.push(Buffer.from(piece));
+    // Copy unless the caller vouches its chunks are never reused: a piece is
+    // copied once more when the line is joined, and each copy is garbage.
+    this.pending.push(this.chunksAreFresh ? piece : Buffer.from(piece));
   }
 
   private streaming = false;
@@ -160,6 +173,7 @@ export class LineSplitter {
       return false;
     }
     if (this.pending.length === 0) {
+      if (terminated && this.fastLine !== undefined && this.fastLine(chunk, start, end)) return false;
       onLine({ source: chunk, start, end, line: this.lineNo, terminated });
       return false;
     }
@@ -261,6 +275,12 @@ export class LineRecord implements EventRecord {
       this.view = this.start === 0 && this.end === this.source.length ? this.source : this.source.subarray(this.start, this.end);
     }
     return this.view;
+  }
+
+  /** Sets the type already read from the line's bytes (the runner's sniff), sparing a second scan. */
+  knownType(type: string): this {
+    this.scannedType = type;
+    return this;
   }
 
   get type(): string {
@@ -396,6 +416,8 @@ export interface LineHandler {
   maxLineBytes: number;
   /** The core's choice of lines to parse (undefined: all; parseNothing: none). */
   needsParse?: (type: string) => boolean;
+  /** The line's type when the runner has already sniffed it from the bytes. */
+  type?: string;
   /** A line that is an event. */
   push(rec: LineRecord): void;
   /** A line that is not: why (without the cut-off prefix), and its bytes (empty when oversize). */
@@ -418,6 +440,7 @@ export function readLine(file: string, line: Line, handler: LineHandler): void {
     return;
   }
   const rec = new LineRecord(line.source, file, line.line, line.start, line.end);
+  if (handler.type !== undefined) rec.knownType(handler.type);
   const { needsParse } = handler;
   try {
     if (needsParse === parseNothing) {

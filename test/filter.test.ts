@@ -388,3 +388,34 @@ t.test('binary: CRLF, BOM and invalid UTF-8 pass through byte for byte', async (
   });
   t.same(r, input.subarray(3), 'everything but the BOM is kept');
 });
+
+t.test('the runner fast path: lines of unwanted types are dropped from their bytes, the rest as before', async (t) => {
+  const lines = [
+    '{"a":1,"type":"tool_started"}',
+    '{"delta":"x","type":"agent_message_delta"}',
+    'garbage,"type":"agent_message_delta"}', // sniffable tail, not an object: still reported
+    '{"type":"agent_message_delta","z":1}', // type not last: read the general way
+    '  {"b":2,"type":"tool_completed"}\r',
+    '{"type":"result","status":"completed"}',
+    '{"type":"tool_x"', // cut: not valid, reported
+    '{"n":1,"type":"t\u00e9l"}', // non-ASCII type: read the general way
+    '{"s":"\\u0000","type":"tool_bad"} ', // kept, and validated: a raw NUL escape is fine
+    '{"s":"a\u0001b","type":"tool_raw"}', // kept, invalid (raw control byte): reported
+  ];
+  const input = `${lines.join('\n')}\n`;
+  const kept = await runBin('wuu-filter', ['tool_*'], { input });
+  t.equal(kept.stdout, `${[lines[0], lines[4], lines[8]].join('\n')}\n`);
+  t.match(kept.stderr, /<stdin>:3: not valid JSON/);
+  t.match(kept.stderr, /<stdin>:7: not valid JSON/);
+  t.match(kept.stderr, /<stdin>:10: not valid JSON/);
+  t.equal(kept.code, 1);
+  const inverted = await runBin('wuu-filter', ['-v', 'tool_*', '--keep-result'], { input });
+  t.equal(inverted.stdout, `${[lines[1], lines[3], lines[5], lines[7]].join('\n')}\n`);
+  const counted = await runBin('wuu-filter', ['--count', 'agent_message_delta'], { input });
+  t.equal(counted.stdout, 'agent_message_delta\t2\ntotal\t2\n');
+  const invertedWhere = await runBin('wuu-filter', ['-v', '--where', '$.a==1', 'tool_started'], { input: `${lines[0]}\n${lines[1]}\n` });
+  t.equal(invertedWhere.stdout, `${lines[1]}\n`, 'an inverted content condition keeps any type');
+  const strict = await runBin('wuu-filter', ['--strict', 'tool_*'], { input });
+  t.equal(strict.code, 1);
+  t.match(strict.stderr, /<stdin>:3: not valid JSON/, '--strict reads every line the general way');
+});

@@ -51,6 +51,8 @@ export interface BinOptions {
 interface BinModule {
   spec?: unknown;
   main?: (options: RunOptions) => Promise<number>;
+  /** A bundled binary's own runner (scripts/bundle.mjs). */
+  run?: RunnerModule['run'];
 }
 
 interface RunnerModule {
@@ -72,7 +74,10 @@ export async function runBin(name: string, args: string[], options: BinOptions =
   const runner =
     bin.main !== undefined
       ? (_spec: unknown, runOptions: RunOptions) => bin.main!(runOptions)
-      : ((await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'cli', 'index.js')).href)) as RunnerModule).run;
+      : // A bundle carries its own runner (its records are its own classes); tsc output shares dist/lib's.
+        bin.run !== undefined
+        ? bin.run
+        : ((await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'cli', 'index.js')).href)) as RunnerModule).run;
   const r = await runCaptured(runner, bin.spec ?? { name }, args, options.input ?? '', {
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     handleSignals: false,

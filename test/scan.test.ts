@@ -1,6 +1,8 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { isJsonObject, looksLikeObject, topLevelString } from '../lib/scan.js';
+import { isJsonEvent, typeValueAt } from '../lib/validate.js';
+import { TypeSniffer } from '../lib/type-sniff.js';
 import { FC_SEED } from './helpers.js';
 
 const cases: Array<[string, string | undefined, string]> = [
@@ -181,6 +183,51 @@ t.test('isJsonObject: offsets, deep nesting without recursion', async (t) => {
   t.equal(isJsonObject(deepObjects), true, '50,000 nested objects');
 });
 
+/** JSON.parse's verdict on "a valid event": an object with a string top-level type. */
+function parsesAsEvent(bytes: Buffer): boolean {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string';
+  } catch {
+    return false;
+  }
+}
+
+t.test('isJsonEvent: a valid object with a string top-level type, in the same pass', async (t) => {
+  const table: Array<[string, boolean, number | 'string']> = [
+    ['{"type":"tool_started"}', true, 'string'],
+    ['{"a":1,"type" : "x"}', true, 'string'],
+    ['{ "type"\t:\t"x" }'.replace(/\\t/g, '\t'), true, 'string'],
+    ['{"type":5}', false, -1],
+    ['{"type":null}', false, -1],
+    ['{"type":{"type":"x"}}', false, -1],
+    ['{"a":{"type":"x"}}', false, -1],
+    ['{"a":[{"type":"x"}]}', false, -1],
+    ['{}', false, -1],
+    ['{"type":"a","type":5}', false, -1],
+    ['{"type":5,"type":"a"}', true, 'string'],
+    ['{"xtype":"a"}', false, -1],
+    ['{"typex":"a"}', false, -1],
+    ['{"\\u0074ype":"a"}', false, -2],
+    ['{"\\"type":"a"}', false, -2],
+    ['{"a":{"\\u0074ype":"a"},"type":"b"}', true, 'string'],
+    ['{"type":"x"', false, -1],
+    ['{"type":"a\\"b"}', true, 'string'],
+  ];
+  for (const [text, expected, at] of table) {
+    const bytes = Buffer.from(text);
+    // An escaped key spelling is "not proven" (-2), whatever JSON.parse decodes it to.
+    if (at !== -2) t.equal(parsesAsEvent(bytes), expected, `oracle: ${text}`);
+    t.equal(isJsonEvent(bytes), expected, text);
+    if (isJsonObject(bytes)) {
+      if (at === 'string') t.equal(bytes[typeValueAt], 0x22, `${text}: type value at a quote`);
+      else t.equal(typeValueAt, at, `${text}: typeValueAt`);
+    }
+  }
+  // Escaped key spellings are left to JSON.parse: isJsonEvent never says yes to a line that is not one.
+  t.equal(parsesAsEvent(Buffer.from('{"\\u0074ype":"a"}')), true);
+});
+
 t.test('isJsonObject agrees with JSON.parse on random JSON, mutated', async (t) => {
   // Valid objects, then the same bytes with one byte changed, dropped or doubled.
   const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', 'u', '0', '1', '-', '.', 'e', '+', 'a', 't', 'n', ' ', '\t', '\u0001', '\u00e9', 'x'];
@@ -203,9 +250,30 @@ t.test('isJsonObject agrees with JSON.parse on random JSON, mutated', async (t) 
   fc.assert(
     fc.property(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 30 }), (body) => {
       const bytes = Buffer.from(`{${body}}`);
+      if (isJsonEvent(bytes) && !parsesAsEvent(bytes)) return false;
       return isJsonObject(bytes) === parsesAsObject(bytes);
     }),
     { seed: FC_SEED, numRuns: 5000 },
   );
   t.pass('5,000 random byte soups agree with JSON.parse');
+});
+
+t.test('TypeSniffer: the tail type, interned by its bytes, or undefined', async (t) => {
+  const sniffer = new TypeSniffer();
+  const line = (text: string) => Buffer.from(`xx${text}yy`);
+  const sniff = (text: string) => sniffer.sniff(line(text), 2, Buffer.byteLength(text) + 2);
+  const first = sniff('{"a":1,"type":"tool_started"}');
+  t.equal(first, 'tool_started');
+  t.equal(sniff('{"b":"c","type":"tool_started"} '), first, 'the same bytes give the same string');
+  t.equal(sniff('{"type":"x"}'), 'x');
+  t.equal(sniff('{"type":""}'), '');
+  t.equal(sniff('{"type":"x","a":1}'), undefined, 'type not last');
+  t.equal(sniff('{"type":"té"}'), undefined, 'not plain ASCII');
+  t.equal(sniff('{"type":"a\tb"}'), undefined, 'an escape');
+  t.equal(sniff('{"type":"ab"}'), undefined, 'a control byte');
+  t.equal(sniff(`{"type":"${'x'.repeat(65)}"}`), undefined, 'longer than any type');
+  t.equal(sniff('{"xtype":"a"}'), undefined);
+  // Past its table size it still answers, without keeping more.
+  for (let i = 0; i < 1100; i++) t.equal(sniff(`{"type":"t${i}"}`), `t${i}`, `type ${i}`);
+  t.equal(sniff('{"type":"t1099"}'), 't1099');
 });

@@ -4,9 +4,9 @@ import type { BenchCase } from '../types.js';
  * `wuu-usage --json` against jq doing the same job on one stream: keep the
  * last usage_updated per ROOT-thread turn and the last report per subagent,
  * then total them (jq must parse every line; wuu-usage skips lines of other
- * types as bytes, by the type at the line's tail). Issue 13 also compares it
- * with a byte-level loop that parses only usage-bearing lines (target
- * <= 1.15x); that loop is measured by hand for now (see the report).
+ * types as bytes, by the type at the line's tail). Issue 20: at most 1.15x a
+ * byte-level loop that finds usage_updated lines with Buffer.indexOf and
+ * parses only those (bench/reference.ts `usage`).
  */
 const JQ_USAGE =
   'reduce inputs as $e ({t: {}, a: {}, r: {}};' +
@@ -24,6 +24,8 @@ const cases: BenchCase[] = [
     maxRatio: 1.15,
     jqArgs: ['-n', '-c', JQ_USAGE],
     minRatioVsJq: 2,
+    maxRssMb: 150,
+    profile: true,
   },
 ];
 export default cases;

@@ -2,7 +2,8 @@
  * The process layer (the shell) every wuu-stream binary shares; binaries import
  * it from here. See the modules: main (runIfMain), args (options, EXIT),
  * inputs (files, directories, gzip, stdin), follow (-f), policy (the bad-line
- * policy), sink (output), process (signals, exit), run (the loop),
+ * policy), sink (output), process (signals, exit), run (the steps of a run:
+ * input-loop, follow-session, drive-core with its per-line fast path, exit-status),
  * oversize-stream (lines over the cap handed to a core), umbrella (`wuu-stream TOOL`).
  * Only the shell and bin/ touch the process, the file system and child processes.
  */

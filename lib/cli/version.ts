@@ -6,9 +6,13 @@ import { readFileSync } from 'node:fs';
 
 let cached: string | undefined;
 
+/** Compiled into the bundled binaries by scripts/bundle.mjs (undefined in tsc output). */
+declare const __WUU_VERSION__: string | undefined;
+
 /** This package's version from its package.json, or 'unknown'. */
 export function packageVersion(): string {
   if (cached !== undefined) return cached;
+  if (typeof __WUU_VERSION__ === 'string') return (cached = __WUU_VERSION__);
   cached = 'unknown';
   for (const relative of ['../../package.json', '../../../package.json']) {
     try {

@@ -5,7 +5,7 @@ import type { Transform } from 'node:stream';
 import { coreStream, type Core } from '../core.js';
 import { DERIVED_TYPES, FAMILIES, isKnownType, KNOWN_TYPES, stringField } from '../events.js';
 import { LineRecord, parseNothing, type EventRecord } from '../jsonl.js';
-import { isJsonObject } from '../scan.js';
+import { isJsonEvent } from '../validate.js';
 import { nearest } from '../suggest.js';
 import { holds, parseWhere } from '../where.js';
 
@@ -113,8 +113,8 @@ export function createFilter(options: FilterOptions = {}): Core {
   // (JSON.parse has the last word: it runs, and reports, whatever the byte check rejects.)
   const written = (rec: EventRecord): EventRecord => {
     if (rec instanceof LineRecord) {
-      if (!isJsonObject(rec.source, rec.start, rec.end)) rec.validate();
-      void rec.type; // a type the byte scan cannot vouch for is parsed, and a non-string one reported
+      // One pass proves both: valid JSON, and a top-level string `type` (else parse, which reports).
+      if (!isJsonEvent(rec.source, rec.start, rec.end)) rec.validate();
     }
     return rec;
   };
@@ -132,8 +132,17 @@ export function createFilter(options: FilterOptions = {}): Core {
     return conditions.every((condition) => holds(condition, event));
   };
 
+  // Which types can ever be kept: with conditions on content, only the invert
+  // of a type match could keep any type; otherwise the type decides alone.
+  const wants = (type: string): boolean => {
+    if (options.keepResult && type === 'result') return true;
+    if (readsContent) return invert || typeMatches(type);
+    return typeMatches(type) !== invert;
+  };
+
   return {
     needsParse: readsContent ? (type) => typeMatches(type) : parseNothing,
+    wants: passAll ? undefined : wants,
     push(rec, emit) {
       // With no condition at all there is nothing to read: not even the type.
       if (passAll) {

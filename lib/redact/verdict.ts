@@ -202,6 +202,8 @@ export function isKeyedValueSecret(value: string, key = ''): boolean {
   if (isConfigValue(v)) return false;
   // Already redacted in part (a home path, a user name): a second pass must find nothing new.
   if (HAS_PLACEHOLDER.test(v)) return false;
+  // `~` is what a home path becomes (`/home/NAME/...` -> `~/...`): a path, redacted already.
+  if (v.startsWith('~')) return false;
   // After a password key a word is a (weak) password, unless it says it is a stand-in.
   if (PASSWORD_KEY.test(key) && !/fake|dummy|example|sample|^real[_-]?(?:key|secret|password|token)$/i.test(v) && /[A-Za-z0-9]/.test(v)) {
     return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));

@@ -32,8 +32,15 @@ export function defaultJobs(): number {
 
 type WorkerReply = { index: number; result: FileScan } | { index: number; error: string };
 
-/** The worker module next to this one (.ts when run from source under a TypeScript loader). */
+/** Set by scripts/bundle.mjs in the bundled binaries (dist/bin/*.js); undefined elsewhere. */
+declare const __WUU_BUNDLE__: boolean | undefined;
+
+/**
+ * The worker module next to this one (.ts when run from source under a
+ * TypeScript loader); from a bundled binary in dist/bin, tsc's dist/lib copy.
+ */
 function workerUrl(): URL {
+  if (typeof __WUU_BUNDLE__ === 'boolean') return new URL('../lib/usage/worker.js', import.meta.url);
   return new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
 }
 

@@ -1,0 +1,178 @@
+/**
+ * Driving a core over the inputs: split each chunk into lines under the line
+ * policy, hand events to the core, write what it emits (one write per input
+ * chunk, with backpressure), offer lines over the cap to a core that streams
+ * them, and end each file and the run. Returns the core's own status.
+ *
+ * The per-line fast path: a line lying whole in one chunk is first offered,
+ * as bytes, to a type sniff that allocates nothing (lib/type-sniff.ts); a
+ * line of a type the core does not want (Core.wants) is dropped right there,
+ * so it costs the newline search and the sniff. Every other line gets a
+ * record (a view into the chunk, no copy), parsed only if the core asks.
+ */
+import type { Core, Emit } from '../core.js';
+import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type Output } from '../jsonl.js';
+import { TypeSniffer } from '../type-sniff.js';
+import type { InputLoop } from './input-loop.js';
+import { oversizeStreamer } from './oversize-stream.js';
+import { judgeBadLine, type BadLinePolicy } from './policy.js';
+import type { RunState } from './run-state.js';
+import type { OutputSink } from './sink.js';
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** What driving a core needs from its run. */
+export interface DriveContext {
+  core: Core;
+  inputs: string[];
+  strict: boolean;
+  passInvalid: boolean;
+  follow: boolean;
+  maxLineBytes: number;
+  state: RunState;
+  sink: OutputSink;
+  loop: InputLoop;
+  warn(message: string): void;
+}
+
+/** Whether the line's first byte past whitespace opens an object (its last closes one when its type was sniffed). */
+function startsObject(source: Buffer, start: number, end: number): boolean {
+  let at = start;
+  while (at < end && (source[at] === 0x20 || source[at] === 0x09 || source[at] === 0x0d)) at++;
+  return source[at] === 0x7b;
+}
+
+/**
+ * The fast path's test for one line (not under --strict, --pass-invalid or
+ * --follow, which read every line the general way): true when the line was
+ * dropped; otherwise `sniffed()` holds its type when it could be read.
+ */
+function typeGate(core: Core, state: RunState): { offer(source: Buffer, start: number, end: number): boolean; take(): string | undefined } {
+  const sniffer = new TypeSniffer();
+  const wanted = new Map<string, boolean>();
+  let sniffed: string | undefined;
+  return {
+    offer(source, start, end) {
+      if (state.stopped) return true;
+      sniffed = sniffer.sniff(source, start, end);
+      if (sniffed === undefined || core.wants === undefined || !startsObject(source, start, end)) return false;
+      let wants = wanted.get(sniffed);
+      if (wants === undefined) {
+        wants = core.wants(sniffed);
+        wanted.set(sniffed, wants);
+      }
+      if (wants) return false;
+      // A dropped line is a good line: it ends a streak of bad ones.
+      state.bad.good();
+      sniffed = undefined;
+      return true;
+    },
+    take() {
+      const type = sniffed;
+      sniffed = undefined;
+      return type;
+    },
+  };
+}
+
+export async function driveCore(ctx: DriveContext): Promise<number> {
+  const { core, strict, passInvalid, maxLineBytes, state, sink, loop, warn } = ctx;
+  // --strict promises every line is checked, so it turns lazy parsing off.
+  const needsParse = strict ? undefined : core.needsParse;
+
+  // Outputs of one input chunk are written together: one write per chunk
+  // keeps throughput high, and a live pipe still sees each event at once
+  // because a chunk is whatever the producer has written so far.
+  const batch = new OutputBatch();
+  const emit: Emit = (out: Output) => batch.add(out);
+  const flush = async () => {
+    const data = batch.take();
+    if (data !== undefined) await sink.write(data);
+  };
+
+  const policy: BadLinePolicy = { strict, passInvalid };
+  const handleBad = (file: string, line: Line, reason: string, raw: Buffer) => {
+    if (core.seeBadLine?.({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit) === true) return;
+    if (core.badLine) {
+      // A core that reports bad lines itself (wuu-check) gets every one of them.
+      core.badLine({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit);
+    } else if (judgeBadLine(policy, line) === 'pass') {
+      warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+      if (!line.terminated) batch.markUnterminated(raw);
+      if (core.invalid) core.invalid(raw, emit, { file, line: line.line });
+      else batch.addBytes(raw, line.terminated);
+      return;
+    } else {
+      state.bad.bad(file, line.line, badLineMessage(line, reason));
+    }
+    if (strict) state.stopped = true;
+  };
+
+  // A core that neither drops types nor reads them to decide on parsing (the
+  // identity filter) has no use for a sniffed type.
+  const readsTypes = core.wants !== undefined || (needsParse !== undefined && needsParse !== parseNothing);
+  const gate = strict || passInvalid || ctx.follow || !readsTypes ? undefined : typeGate(core, state);
+  // --pass-invalid is byte-exact: a leading byte order mark comes out as it came.
+  let bomPending = false;
+  const handleLine = (file: string) => (line: Line) => {
+    if (state.stopped) return;
+    if (bomPending) {
+      bomPending = false;
+      if (splitter.sawBom) batch.addRaw(UTF8_BOM);
+    }
+    loop.session?.line(line, core.endsRun?.bind(core));
+    readLine(file, line, {
+      maxLineBytes,
+      needsParse,
+      type: gate?.take(),
+      push: (rec) => {
+        state.bad.good();
+        if (passInvalid && !line.terminated) batch.markUnterminated(line.source);
+        core.push(rec, emit);
+      },
+      bad: (reason, raw) => handleBad(file, line, reason, raw),
+    });
+  };
+
+  let splitter = new LineSplitter(maxLineBytes);
+  let file = '-';
+  const streamer = core.oversize ? oversizeStreamer(core.oversize.bind(core), () => file, emit, flush) : undefined;
+  const reportOversize = (lineNo: number, bytes: number, terminated: boolean, reason?: string) =>
+    handleBad(file, { source: Buffer.alloc(0), start: 0, end: 0, line: lineNo, terminated, oversizeBytes: bytes }, reason ?? oversizeReason(bytes, maxLineBytes), Buffer.alloc(0));
+  await loop.read(
+    ctx.inputs,
+    async (chunk, name) => {
+      let rest = chunk;
+      for (;;) {
+        const used = splitter.push(rest, handleLine(name));
+        await flush();
+        if (streamer) await streamer.settle(reportOversize);
+        if (used >= rest.length) break;
+        rest = rest.subarray(used);
+      }
+    },
+    (name) => {
+      file = name;
+      splitter = new LineSplitter(maxLineBytes);
+      splitter.chunksAreFresh = true;
+      splitter.streamOversize = streamer?.lines;
+      splitter.fastLine = gate?.offer;
+      bomPending = passInvalid;
+    },
+    async (name) => {
+      splitter.end(handleLine(name));
+      if (streamer) await streamer.settle(reportOversize);
+      if (!state.stopped || state.signal !== undefined) core.endFile?.(name, emit);
+      await flush();
+    },
+    core.waiting &&
+      (async (name) => {
+        core.waiting!(name, emit);
+        await flush();
+      }),
+  );
+  // A bad line under --strict stops everything; otherwise flush what is open.
+  if (!(state.stopped && state.signal === undefined)) core.end?.(emit);
+  await flush();
+  return core.status?.() ?? 0;
+}

@@ -1,0 +1,301 @@
+/**
+ * Strict JSON validation straight from the bytes (RFC 8259, with JSON.parse as
+ * the judge), at the speed of one pass over the bytes: a table-driven state
+ * machine (one table load and one compare per byte; the few bytes that open,
+ * close or separate containers take a branch). It is what wuu-filter runs on
+ * every line it writes without parsing it, so it sits on the per-line fast path.
+ *
+ * No recursion: nesting lives in a byte stack that grows with the line, so a
+ * line of 100,000 `[` costs 100 KB, not a call stack. Bytes 0x80 and up are
+ * accepted inside strings as they are: JSON.parse sees the line decoded as
+ * UTF-8, where an invalid sequence becomes U+FFFD, never a quote or backslash
+ * (so byte-exact pass-through stays possible).
+ *
+ * While it validates, it notes where the top-level `"type"` member's value
+ * starts, so a caller can tell "a valid event" (an object with a string type)
+ * from a single pass, without a second scan or a parse.
+ */
+
+// Plain states (< ACTION): the next state is the table entry itself.
+const S_START = 0; // before the top-level `{`
+const S_VALUE = 1; // a value must come (after `:`, or `,` in an array)
+const S_VALUE_OR_CLOSE = 2; // after `[`
+const S_AFTER = 3; // after a value: `,` or a closing bracket
+const S_KEY_OR_CLOSE = 4; // after `{`
+const S_KEY = 5; // after `,` in an object
+const S_COLON = 6; // after a key
+const S_STR = 7;
+const S_ESC = 8;
+const S_U1 = 9; // 9..12: the four hex digits of \uXXXX
+const S_KSTR = 13; // a key string
+const S_KESC = 14;
+const S_KU1 = 15; // 15..18
+const S_MINUS = 19;
+const S_ZERO = 20;
+const S_INT = 21;
+const S_DOT = 22;
+const S_FRAC = 23;
+const S_E = 24;
+const S_ESIGN = 25;
+const S_EXP = 26;
+const S_T1 = 27; // t|r|u|e: 27..29
+const S_F1 = 30; // f|a|l|s|e: 30..33
+const S_N1 = 34; // n|u|l|l: 34..36
+const S_END = 37; // after the top-level `}`: only whitespace
+const S_KSTR_ESCAPED = 38; // a key string after an escape (it may spell `type`)
+const S_KESC2 = 39;
+const S_KU1_2 = 40; // 40..43
+const STATES = 44;
+
+// Actions (>= ACTION): bytes that need the nesting stack or a key check.
+const ACTION = 64;
+const A_ERR = 64;
+const A_OPEN_OBJ = 65;
+const A_OPEN_ARR = 66;
+const A_CLOSE_OBJ = 67;
+const A_CLOSE_ARR = 68;
+const A_COMMA = 69;
+const A_KEY_END = 70;
+const A_KEY_END_ESCAPED = 71;
+const A_COLON = 72;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OBJECT = 1;
+const ARRAY = 2;
+
+/** TABLE[state * 256 + byte]: the next state or an action. */
+const TABLE = new Uint8Array(STATES * 256).fill(A_ERR);
+
+const code = (ch: string) => ch.charCodeAt(0);
+const set = (state: number, bytes: string | number[], next: number) => {
+  for (const b of typeof bytes === 'string' ? [...bytes].map(code) : bytes) TABLE[state * 256 + b] = next;
+};
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const WS = [0x20, 0x09, 0x0a, 0x0d];
+const DIGITS = '0123456789';
+const HEX_DIGITS = '0123456789abcdefABCDEF';
+
+/** Where a value may start: strings, containers, numbers and the three words. */
+function valueStarts(state: number): void {
+  set(state, WS, state);
+  set(state, '"', S_STR);
+  set(state, '{', A_OPEN_OBJ);
+  set(state, '[', A_OPEN_ARR);
+  set(state, '-', S_MINUS);
+  set(state, '0', S_ZERO);
+  set(state, '123456789', S_INT);
+  set(state, 't', S_T1);
+  set(state, 'f', S_F1);
+  set(state, 'n', S_N1);
+}
+
+/** What may end a value: whitespace, a comma or a closing bracket. */
+function valueEnds(state: number): void {
+  set(state, WS, S_AFTER);
+  set(state, ',', A_COMMA);
+  set(state, '}', A_CLOSE_OBJ);
+  set(state, ']', A_CLOSE_ARR);
+}
+
+/** A string's body: plain bytes stay, `"` ends it, `\` escapes, control bytes are errors. */
+function stringStates(body: number, escape: number, hex1: number, close: number, afterEscape = body): void {
+  set(body, range(0x20, 0xff), body);
+  set(body, '"', close);
+  set(body, '\\', escape);
+  set(escape, '"\\/bfnrt', afterEscape);
+  set(escape, 'u', hex1);
+  for (let k = 0; k < 4; k++) set(hex1 + k, HEX_DIGITS, k === 3 ? afterEscape : hex1 + k + 1);
+}
+
+set(S_START, WS, S_START);
+set(S_START, '{', A_OPEN_OBJ);
+valueStarts(S_VALUE);
+valueStarts(S_VALUE_OR_CLOSE);
+set(S_VALUE_OR_CLOSE, ']', A_CLOSE_ARR);
+valueEnds(S_AFTER);
+set(S_AFTER, WS, S_AFTER);
+set(S_KEY_OR_CLOSE, WS, S_KEY_OR_CLOSE);
+set(S_KEY_OR_CLOSE, '"', S_KSTR);
+set(S_KEY_OR_CLOSE, '}', A_CLOSE_OBJ);
+set(S_KEY, WS, S_KEY);
+set(S_KEY, '"', S_KSTR);
+set(S_COLON, WS, S_COLON);
+set(S_COLON, ':', A_COLON);
+stringStates(S_STR, S_ESC, S_U1, S_AFTER);
+stringStates(S_KSTR, S_KESC, S_KU1, A_KEY_END, S_KSTR_ESCAPED);
+stringStates(S_KSTR_ESCAPED, S_KESC2, S_KU1_2, A_KEY_END_ESCAPED);
+set(S_MINUS, '0', S_ZERO);
+set(S_MINUS, '123456789', S_INT);
+valueEnds(S_ZERO);
+set(S_ZERO, '.', S_DOT);
+set(S_ZERO, 'eE', S_E);
+valueEnds(S_INT);
+set(S_INT, DIGITS, S_INT);
+set(S_INT, '.', S_DOT);
+set(S_INT, 'eE', S_E);
+set(S_DOT, DIGITS, S_FRAC);
+valueEnds(S_FRAC);
+set(S_FRAC, DIGITS, S_FRAC);
+set(S_FRAC, 'eE', S_E);
+set(S_E, '+-', S_ESIGN);
+set(S_E, DIGITS, S_EXP);
+set(S_ESIGN, DIGITS, S_EXP);
+valueEnds(S_EXP);
+set(S_EXP, DIGITS, S_EXP);
+for (const [first, word] of [
+  [S_T1, 'rue'],
+  [S_F1, 'alse'],
+  [S_N1, 'ull'],
+] as const) {
+  for (let k = 0; k < word.length; k++) set(first + k, word[k]!, k === word.length - 1 ? S_AFTER : first + k + 1);
+}
+set(S_END, WS, S_END);
+
+let nesting = new Uint8Array(256);
+
+/** Bytes that continue a string as they are (not `"`, `\\` or a control byte). */
+const PLAIN = new Uint8Array(256);
+for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
+
+/** Hex digits, for \uXXXX. */
+const HEX = new Uint8Array(256);
+for (const ch of HEX_DIGITS) HEX[code(ch)] = 1;
+
+/** Bytes that may follow a backslash, besides `u`. */
+const SHORT_ESCAPE = new Uint8Array(256);
+for (const ch of '"\\/bfnrt') SHORT_ESCAPE[code(ch)] = 1;
+const U = 0x75;
+
+/**
+ * Where the last validated object's top-level `"type"` value starts: the index
+ * of its opening quote; -1 when it has no `type` member or its value is not a
+ * string; -2 when a top-level key is spelled with escapes (it might be `type`:
+ * ask JSON.parse). Meaningful only right after {@link isJsonObject} returned true.
+ */
+export let typeValueAt = -1;
+
+const T = 0x74;
+const Y = 0x79;
+const P = 0x70;
+const E = 0x65;
+
+/** Bytes that may come right before a key's opening quote. */
+const OPENS_KEY = new Uint8Array(256);
+for (const b of [0x7b, 0x2c, 0x20, 0x09, 0x0a, 0x0d]) OPENS_KEY[b] = 1;
+
+/**
+ * True when `buf[start..end)` is exactly one JSON object (surrounding
+ * whitespace aside) that JSON.parse accepts: strict numbers (no NaN, no
+ * leading zeros, no `1.`), strict escapes, no raw control characters in
+ * strings, no trailing commas, nothing after the object. Linear time, no
+ * recursion, whatever the nesting depth. Also sets {@link typeValueAt}.
+ */
+export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): boolean {
+  const table = TABLE;
+  const plain = PLAIN;
+  const hex = HEX;
+  const shortEscape = SHORT_ESCAPE;
+  let stack = nesting;
+  let depth = 0;
+  let state = S_START;
+  let typeKey = false;
+  let typeColon = -1;
+  let unsure = false;
+  for (let k = start; k < end; k++) {
+    let byte = buf[k]!;
+    if (state === S_STR) {
+      // Most bytes of an event are string text: skip plain ones, and whole
+      // escapes (Go writes \u003c for every <), in the tightest loop.
+      for (;;) {
+        if (plain[byte] === 1) {
+          if (++k === end) return false;
+          byte = buf[k]!;
+        } else if (byte === BACKSLASH && k + 1 < end) {
+          const after = buf[k + 1]!;
+          if (after === U) {
+            if (k + 5 >= end || hex[buf[k + 2]!] === 0 || hex[buf[k + 3]!] === 0 || hex[buf[k + 4]!] === 0 || hex[buf[k + 5]!] === 0) return false;
+            k += 6;
+          } else if (shortEscape[after] === 1) k += 2;
+          else return false;
+          if (k >= end) return false;
+          byte = buf[k]!;
+        } else break;
+      }
+    } else if (state === S_KSTR) {
+      while (plain[byte] === 1) {
+        if (++k === end) return false;
+        byte = buf[k]!;
+      }
+    }
+    const next = table[(state << 8) | byte]!;
+    if (next < ACTION) {
+      state = next;
+      continue;
+    }
+    switch (next) {
+      case A_OPEN_OBJ:
+      case A_OPEN_ARR:
+        if (depth === stack.length) {
+          const grown = new Uint8Array(stack.length * 2);
+          grown.set(stack);
+          nesting = stack = grown;
+        }
+        if (next === A_OPEN_OBJ) {
+          stack[depth++] = OBJECT;
+          state = S_KEY_OR_CLOSE;
+        } else {
+          stack[depth++] = ARRAY;
+          state = S_VALUE_OR_CLOSE;
+        }
+        break;
+      case A_CLOSE_OBJ:
+      case A_CLOSE_ARR:
+        if (depth === 0 || stack[depth - 1] !== (next === A_CLOSE_OBJ ? OBJECT : ARRAY)) return false;
+        depth--;
+        state = depth === 0 ? S_END : S_AFTER;
+        break;
+      case A_COMMA:
+        state = stack[depth - 1] === OBJECT ? S_KEY : S_VALUE;
+        break;
+      case A_KEY_END:
+        // `"type"`: the four bytes, after an opening quote that follows `{`, `,` or a space
+        // (a quote inside a key is escaped, so it follows a backslash).
+        if (depth === 1) typeKey = buf[k - 1] === E && buf[k - 2] === P && buf[k - 3] === Y && buf[k - 4] === T && buf[k - 5] === QUOTE && k - 6 >= start && OPENS_KEY[buf[k - 6]!] === 1;
+        state = S_COLON;
+        break;
+      case A_KEY_END_ESCAPED:
+        // An escaped spelling (\u0074ype) may still say `type`: JSON.parse decides.
+        if (depth === 1) unsure = true;
+        state = S_COLON;
+        break;
+      case A_COLON:
+        if (depth === 1 && typeKey) {
+          typeColon = k;
+          typeKey = false;
+        }
+        state = S_VALUE;
+        break;
+      default:
+        return false;
+    }
+  }
+  if (state !== S_END) return false;
+  if (unsure) typeValueAt = -2;
+  else if (typeColon < 0) typeValueAt = -1;
+  else {
+    let at = typeColon + 1;
+    while (buf[at] === 0x20 || buf[at] === 0x09 || buf[at] === 0x0a || buf[at] === 0x0d) at++;
+    typeValueAt = buf[at] === QUOTE ? at : -1;
+  }
+  return true;
+}
+
+/**
+ * True when `buf[start..end)` is a valid event by bytes alone: a JSON object
+ * JSON.parse accepts whose top-level `type` is a string. False means "not
+ * proven" (invalid, no string type, or a key spelled with escapes): parse it.
+ */
+export function isJsonEvent(buf: Uint8Array, start = 0, end = buf.length): boolean {
+  return isJsonObject(buf, start, end) && typeValueAt >= 0;
+}
