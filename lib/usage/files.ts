@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { describeInputError, inputBytes, releaseFifoOpen } from '../cli/inputs.js';
 import { fileTime } from './dates.js';
 import { InputReader, type ScanPolicy } from './reader.js';
-import { UsageScanner } from './scanner.js';
+import { UsageScanner, type TimeOfFile } from './scanner.js';
 import type { UsageUnit } from './types.js';
 
 /**
@@ -67,7 +67,7 @@ export async function scanFile(
   policy: ScanPolicy,
   interrupt: Interrupt = { interrupted: false },
   say?: (message: string) => void,
-  timeOfFile: (file: string) => string | null = fileTime,
+  timeOfFile: TimeOfFile = fileTime,
 ): Promise<FileScan> {
   const messages: string[] = [];
   const result: FileScan = { messages, units: [], badLines: 0, unreadable: false, stopped: false };

@@ -13,6 +13,7 @@ import { expandInput } from '../cli/inputs.js';
 import { judgeBadLine } from '../cli/policy.js';
 import type { ToolIO } from '../cli/spec.js';
 import { escapeControls } from '../text.js';
+import { DATE_SOURCES, type DateSource } from './dates.js';
 import { UsageLedger } from './ledger.js';
 import type { ScanPolicy } from './reader.js';
 import { renderUsage, type RenderOptions } from './render.js';
@@ -32,12 +33,16 @@ export function parseUnitLine(text: string, raw?: Buffer): UsageUnit | null | st
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a wuu-usage --json line (not an object)';
   const v = value as Record<string, unknown>;
   if (typeof v.kind === 'string' && DERIVED.has(v.kind)) return null;
-  if (v.kind !== 'turn' && v.kind !== 'agent') return `not a wuu-usage --json line (kind ${JSON.stringify(v.kind ?? null)})`;
+  if (v.kind !== 'turn' && v.kind !== 'agent' && v.kind !== 'run') return `not a wuu-usage --json line (kind ${JSON.stringify(v.kind ?? null)})`;
   const bad = (field: string) => `wuu-usage --json ${v.kind} line: bad or missing '${field}'`;
-  const strings = ['file', 'thread_id', 'model', 'source', ...(v.kind === 'turn' ? ['turn_id'] : ['agent_id', 'agent_type', 'agent_status'])];
+  const own = v.kind === 'turn' ? ['source', 'turn_id'] : v.kind === 'agent' ? ['source', 'agent_id', 'agent_type', 'agent_status'] : [];
+  const strings = ['file', 'thread_id', 'model', ...own];
   for (const f of strings) if (typeof v[f] !== 'string') return bad(f);
   for (const f of ['run_id', 'run_status', 'time', ...(v.kind === 'turn' ? ['end'] : [])]) if (v[f] !== null && v[f] !== undefined && typeof v[f] !== 'string') return bad(f);
   if (v.provider !== undefined && typeof v.provider !== 'string') return bad('provider');
+  // Parts written before date_source existed have none (null).
+  const dateSource = v.date_source ?? null;
+  if (dateSource !== null && !(DATE_SOURCES as readonly unknown[]).includes(dateSource)) return bad('date_source');
   if (!Number.isSafeInteger(v.line) || (v.line as number) < 0) return bad('line');
   const tokens: Record<string, bigint> = {};
   for (const f of TOKEN_FIELDS) {
@@ -55,11 +60,13 @@ export function parseUnitLine(text: string, raw?: Buffer): UsageUnit | null | st
     provider: (v.provider ?? '') as string,
     model: v.model as string,
     time: (v.time ?? null) as string | null,
+    date_source: dateSource as DateSource | null,
     input_tokens: tokens.input_tokens!,
     cache_creation_tokens: tokens.cache_creation_tokens!,
     cache_read_tokens: tokens.cache_read_tokens!,
     output_tokens: tokens.output_tokens!,
   };
+  if (v.kind === 'run') return { kind: 'run', ...base };
   if (v.kind === 'turn') {
     const source = v.source as TurnUnit['source'];
     if (source !== 'usage_updated' && source !== 'turn_completed' && source !== 'none') return bad('source');
