@@ -199,7 +199,9 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         write: (text) => sink.write(text),
         warn,
         interrupted: interrupted.signal,
-        readInputs: (names, onChunk) => readInputs(names, onChunk),
+        readInputs: (names, onChunk, onEnd) => readInputs(names, onChunk, undefined, onEnd),
+        follow,
+        resultSeen: () => endAfterResult?.(),
       });
       return finish(status);
     }

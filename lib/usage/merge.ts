@@ -10,7 +10,7 @@
 import { badLineMessage, InvalidLineError, LineSplitter, parseNothing, readLine, type EventRecord, type Line } from '../jsonl.js';
 import type { Core } from '../core.js';
 import { expandInput } from '../cli/inputs.js';
-import { judgeBadLine } from '../cli/policy.js';
+import { BadLineLog, judgeBadLine } from '../cli/policy.js';
 import type { ToolIO } from '../cli/spec.js';
 import { escapeControls } from '../text.js';
 import { DATE_SOURCES, type DateSource } from './dates.js';
@@ -93,8 +93,12 @@ function mergeLine(ledger: UsageLedger, rec: EventRecord): void {
  */
 export async function usageMergeMain(names: readonly string[], options: RenderOptions & { policy: ScanPolicy }, io: ToolIO): Promise<number> {
   const warn = (m: string) => io.warn(escapeControls(m));
-  const ledger = new UsageLedger(warn);
+  // Warnings go to the caller's warn (none under -q); bad lines to stderr.
+  const note = options.warn ?? warn;
+  const ledger = new UsageLedger(note);
   const { policy } = options;
+  // The one flood rule of every tool: 20 bad lines in a row listed, then a count.
+  const flood = new BadLineLog(warn);
   let badLines = 0;
   let stopped = false;
   for (const name of (names.length === 0 ? ['-'] : names).flatMap(expandInput)) {
@@ -105,10 +109,16 @@ export async function usageMergeMain(names: readonly string[], options: RenderOp
       readLine(file, line, {
         maxLineBytes: policy.maxLineBytes,
         needsParse: parseNothing,
-        push: (rec) => mergeLine(ledger, rec),
+        push: (rec) => {
+          mergeLine(ledger, rec);
+          flood.good();
+        },
         bad: (reason) => {
-          warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
-          if (judgeBadLine(policy, line) === 'pass') return;
+          if (judgeBadLine(policy, line) === 'pass') {
+            warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+            return;
+          }
+          flood.bad(file, line.line, badLineMessage(line, reason));
           badLines++;
           if (policy.strict) stopped = true;
         },
@@ -119,11 +129,13 @@ export async function usageMergeMain(names: readonly string[], options: RenderOp
       splitter.push(chunk, onLine);
     });
     splitter.end(onLine);
-    if (stopped) return 1;
+    if (stopped) break;
     if (!going) break;
   }
-  await io.write(renderUsage(ledger.units(), { ...options, warn }));
-  return badLines > 0 ? 1 : 0;
+  const summary = flood.summary();
+  if (!stopped) await io.write(renderUsage(ledger.units(), { ...options, warn: note }));
+  if (summary !== undefined) warn(summary);
+  return stopped || badLines > 0 ? 1 : 0;
 }
 
 /**
