@@ -69,6 +69,9 @@ t.test('session ids and times without an offset: pure tables', async (t) => {
     [1_789_000_000_123, '2026-09-10T00:26:40.123Z'],
     ['September 14, 2026', undefined], // no offset and not ISO: the machine's zone would decide, so not taken
     ['2026-02-30T10:00:00', undefined],
+    ['Mon, 14 Sep 2026 23:30:00 GMT', '2026-09-14T23:30:00.000Z'],
+    ['', undefined],
+    [Number.NaN, undefined],
   ];
   for (const [value, want] of values) t.equal(timeOfValue(value), want, `timestamp ${JSON.stringify(value)}`);
   t.ok(isWallTime('2026-09-14T23:30:00'));
@@ -112,6 +115,26 @@ t.test('a turn seen in two records (a log rotated mid-turn) keeps its snapshot, 
       { ...old, run_id: 'run-th', run_status: 'completed', end: 'completed' },
       'counts and time of the snapshot, end and result of the turn_completed',
     );
+  }
+});
+
+t.test('--merge reads date_source and run lines; a part without date_source is still accepted', async (t) => {
+  const { parseUnitLine } = await import('../lib/usage/merge.js');
+  const line = '{"kind":"turn","file":"a","line":1,"thread_id":"t","turn_id":"u","run_id":null,"run_status":null,"provider":"","model":"m","time":null,"end":null,"source":"none","input_tokens":1,"cache_creation_tokens":0,"cache_read_tokens":0,"output_tokens":0}';
+  t.match(parseUnitLine(line), { kind: 'turn', date_source: null });
+  t.match(parseUnitLine(line.replace('"time":null', '"time":null,"date_source":"mtime"')), { date_source: 'mtime' });
+  t.equal(parseUnitLine(line.replace('"time":null', '"time":null,"date_source":"guess"')), "wuu-usage --json turn line: bad or missing 'date_source'");
+  const run = '{"kind":"run","file":"a","line":1,"thread_id":"","run_id":"","run_status":"failed","provider":"","model":"unknown","time":null,"date_source":null,"input_tokens":0,"cache_creation_tokens":0,"cache_read_tokens":0,"output_tokens":0}';
+  t.match(parseUnitLine(run), { kind: 'run', run_status: 'failed' });
+});
+
+t.test('a subagent seen in two records: its type and final status from the one that has them', async (t) => {
+  const base = { kind: 'agent', line: 1, thread_id: 'th', agent_id: 'ag', run_id: 'run-th', run_status: 'completed', provider: 'p', model: 'm', time: null, date_source: null, source: 'report', input_tokens: 5n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: 1n } as const;
+  for (const order of [['a', 'b'], ['b', 'a']]) {
+    const ledger = new UsageLedger();
+    const recs = { a: { ...base, file: 'a', agent_type: '', agent_status: 'running' }, b: { ...base, file: 'b', agent_type: 'explorer', agent_status: 'completed' } } as const;
+    ledger.add(order.map((k) => recs[k as 'a' | 'b']));
+    t.match(ledger.units(), [{ agent_type: 'explorer', agent_status: 'completed' }]);
   }
 });
 
@@ -172,6 +195,8 @@ t.test('--since/--until: the run counts on its session day; a window that select
   );
   const quiet = await usageRun(['--json', '--no-cost', '-q', '--since', '2026-01-01', '--timezone', 'UTC', dir]);
   t.equal(quiet.stderr, '', '-q: no warnings');
+  const one = await usageRun(['--json', '--no-cost', '--since', '2027-01-01', '--timezone', 'UTC', path.join(dir, 'a.jsonl')]);
+  t.equal(one.stderr, 'wuu-usage: warning: --since/--until 2027-01-01 to ... selects nothing: the usage read is dated 2026-09-14 in UTC\n');
   const nothing = await usageRun(['--json', '--no-cost', '--until', '2026-01-31', '--timezone', 'UTC'], { stdin: '' });
   t.equal(nothing.stderr, 'wuu-usage: warning: --since/--until ... to 2026-01-31 selects nothing: no usage with a known day was read\n');
 });
@@ -326,6 +351,11 @@ t.test('overlapping inputs count each thing once', async (t) => {
     t.match(total, { turns: 2, input_tokens: 4700, subagents: { agents: 1, input_tokens: 420 } }, `${path.basename(order[0]!)} first`);
     t.equal(total.cost_usd, alone.cost_usd, 'the cost is known and the same');
   }
+  // A copy holding only the run's result adds no zero row beside the run.
+  const last = path.join(dir, 'last.jsonl');
+  fs.writeFileSync(last, lines(56));
+  const withLast = await usageRun(['--csv', '--no-cost', '-j', '1', run, last]);
+  t.equal(withLast.stdout.split('\n').filter((l) => l.startsWith('row,')).length, 2, 'main and subagents of the run, no zero row');
   const tailOnly = jsonl((await usageRun(['--json', '--no-cost', tail])).stdout);
   t.same(
     tailOnly.filter((l) => l.kind === 'turn').map((u) => u.turn_id),

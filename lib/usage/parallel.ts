@@ -64,14 +64,13 @@ async function scanThroughRunner(io: ToolIO, name: string, policy: ScanPolicy, i
     (file) => {
       // The runner calls this at the end of an input that gave bytes (or none, cleanly); not after a signal's stop.
       const o = open(file);
-      if (!interrupt.interrupted && !io.interrupted.aborted) o.reader.end();
+      if (!io.interrupted.aborted) o.reader.end();
       if (!o.reader.stopped) units = o.scanner.finish(io.interrupted.aborted);
     },
   );
   if (!going) interrupt.interrupted = true;
   if (reader === undefined) return { messages, units: [], badLines: 0, unreadable: false, stopped: false };
   const stopped = reader.stopped;
-  if (units.length === 0 && !stopped && scanner !== undefined && interrupt.interrupted) units = scanner.finish(true);
   return { messages, units: stopped ? [] : units, badLines: reader.badLines, unreadable: false, stopped };
 }
 
