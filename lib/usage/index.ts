@@ -20,5 +20,5 @@ export { UsageLedger, unitJson, unitKey } from './ledger.js';
 export { UsageScanner } from './scanner.js';
 export { parsePricing, Pricer, usdHuman, usdDecimal, groupDigits, libraryUsage, type Rates, type PriceTable } from './prices.js';
 export { checkTimeZone, isIsoDate, Calendar, isoWeek, sessionTime, type DateSource } from './dates.js';
-export { USAGE_TYPES, USAGE_DIMS, TOKEN_FIELDS, type Tokens, type AgentUnit, type TurnUnit, type UsageUnit, type UsageDim, type UsageFormat, type Warn } from './types.js';
+export { USAGE_TYPES, USAGE_DIMS, TOKEN_FIELDS, type Tokens, type AgentUnit, type RunUnit, type TurnUnit, type UsageUnit, type UsageDim, type UsageFormat, type Warn } from './types.js';
 export type { ScanPolicy } from './reader.js';
