@@ -373,3 +373,20 @@ t.test('overlapping inputs count each thing once', async (t) => {
     t.equal(total.cost_usd, alone.cost_usd);
   }
 });
+
+t.test('a run read from many files names the first few in its FILE cell', async (t) => {
+  const dir = tmpDir();
+  for (let i = 1; i <= 6; i++) {
+    const scope = { thread_id: 'th_x', turn_id: `th_x-turn-000${i}` };
+    const text = [
+      goLine({ type: 'turn_started', ...scope }),
+      goLine({ type: 'usage_updated', ...scope, input_tokens: i, cache_creation_tokens: 0, cache_read_tokens: 0, output_tokens: 0 }),
+      goLine({ type: 'turn_completed', ...scope, input_tokens: i, output_tokens: 0 }),
+      goLine({ type: 'result', status: 'completed', thread_id: 'th_x', turn_id: scope.turn_id, run_id: 'run-th_x', final_message: '', trace_path: '' }),
+    ].join('\n');
+    fs.writeFileSync(path.join(dir, `p${i}.jsonl`), `${text}\n`);
+  }
+  const r = await usageRun(['--csv', '--no-cost', '-q', dir]);
+  const f = (i: number) => path.join(dir, `p${i}.jsonl`);
+  t.equal(r.stdout.split('\n')[1], `row,th_x,run-th_x,"${f(1)}, ${f(2)}, ${f(3)}, ${f(4)}, ...",main,6,0,21,0,0,21,0,0,mtime`);
+});

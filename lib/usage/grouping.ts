@@ -177,6 +177,9 @@ export function addUnit(sums: Sums, unit: UsageUnit, cost: bigint | null): void 
   else sums.cost += cost;
 }
 
+/** Files named in the FILE column of one run's row, at most. */
+const MAX_FILES = 4;
+
 const SORTED_DIMS: ReadonlySet<UsageDim> = new Set(['model', 'file', 'day', 'week', 'month']);
 
 interface Group {
@@ -227,9 +230,10 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
       groups.set(groupKey, group);
       order.push(group);
     }
-    if (group.files !== undefined && !group.files.includes(unit.file)) {
+    if (group.files !== undefined && group.files.length <= MAX_FILES && !group.files.includes(unit.file)) {
+      // Units come sorted by file: a run read from many files lists the first few.
       group.files.push(unit.file);
-      group.keys[fileAt] = group.files.join(', ');
+      group.keys[fileAt] = group.files.length > MAX_FILES ? `${group.files.slice(0, MAX_FILES).join(', ')}, ...` : group.files.join(', ');
     }
     const side = unit.kind === 'agent' ? 'subagents' : 'main';
     addUnit((group[side] ??= newSums()), unit, cost);
