@@ -16,9 +16,14 @@ event passes through unchanged (byte for byte), in order.
   tool_started + tool_output_delta* + tool_completed (+ command_* twins)
                                                ->  tool_call
       {type, thread_id, turn_id, item_id, name, arguments (parsed),
-       arguments_raw, command, process_id (bash), status, error, output,
-       output_bytes, output_truncated_bytes}
+       arguments_raw, command, process_id (bash), status, error, exit_code
+       (bash), output, output_bytes, output_truncated_bytes}
       emitted at tool_completed; bash output is taken once, never twice
+
+A bash call's exit_code is read from its output's last line: 'Exit code N' is
+N; a completed call whose output ends otherwise exited 0; null when the output
+does not say (none, a background start, a timeout). A failing command is still
+a "completed" tool: its exit code is the only sign.
 
 Items and messages still open when their turn ends, at result, or at the end
 of an input file are emitted then (tool_call status "incomplete").
@@ -42,7 +47,8 @@ Options:
 
 Examples:
   wuu exec --json "fix the tests" | wuu-accumulate | wuu-filter tool_call
-  wuu-accumulate --check examples/run.jsonl > /dev/null`,
+  wuu-accumulate --check examples/run.jsonl > /dev/null
+  wuu-accumulate run.jsonl | wuu-filter tool_call --where '$.exit_code>0'`,
   flags: {
     string: ['max-output-bytes', 'max-message-bytes', 'max-open'],
     boolean: ['check', 'keep-deltas', 'keep-removed'],

@@ -36,30 +36,43 @@ Options:
       --json             print problems as JSONL objects
                          {"file","line","rule","severity","message"}
       --ignore RULE      do not apply RULE (repeatable, or comma-separated)
+      --max-warnings N   exit 1 when there are more than N warnings (as
+                         eslint does): 0 makes any warning fail, such as a
+                         killed stream in CI (default: no limit)
   -q, --quiet            no summary line on stderr
 
 Rules:
 ${ruleList}
 
-Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or
-unreadable input. --strict stops at the first bad line.
+Exit status: 0 no errors (warnings allowed, up to --max-warnings), 1 errors
+found or more warnings than --max-warnings, 2 usage error or unreadable input.
+--strict stops at the first bad line.
 
 Examples:
   wuu-check run.jsonl
+  wuu-check --max-warnings 0 run.jsonl    # a strict CI gate
   wuu exec --json "fix the tests" | tee run.jsonl | wuu-check --json`,
   flags: {
-    string: ['ignore'],
+    string: ['ignore', 'max-warnings'],
     values: { ignore: RULES.map((rule) => rule.id) },
     boolean: ['json', 'quiet'],
     alias: { q: 'quiet' },
     repeatable: ['ignore'],
   },
-  create({ flags, positionals, warn }) {
+  create({ flags, positionals, warn, interrupted }) {
     const ignore = flags.list('ignore', true);
     for (const id of ignore) {
       if (!isRule(id)) throw new UsageError(`--ignore: unknown rule '${id}' (see --help for the list)`);
     }
-    const core = createCheck({ json: flags.bool('json'), ignore, summary: flags.bool('quiet') ? undefined : warn });
+    // eslint's "no limit" spelling, --max-warnings=-1, is accepted too.
+    const maxWarnings = flags.string('max-warnings')?.trim() === '-1' ? -1 : (flags.int('max-warnings', { min: 0 }) ?? -1);
+    const core = createCheck({
+      json: flags.bool('json'),
+      ignore,
+      summary: flags.bool('quiet') ? undefined : warn,
+      maxWarnings: maxWarnings < 0 ? undefined : maxWarnings,
+      interrupted,
+    });
     return { core, inputs: positionals };
   },
 };

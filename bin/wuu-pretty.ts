@@ -1,6 +1,31 @@
 #!/usr/bin/env node
+import fs from 'node:fs';
 import { colorEnabled, createPretty, type ColorMode } from '../lib/pretty/index.js';
 import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
+
+/** Whether a path names a directory (its files each get a heading). */
+function isDirectory(name: string): boolean {
+  try {
+    return name !== '-' && fs.statSync(name).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the input arrives as it is written (followed files, a pipe or a
+ * terminal on stdin) rather than being a saved file read at once: only then
+ * do arrival times say how long something took.
+ */
+function liveInput(positionals: string[], follow: boolean): boolean {
+  if (follow) return true;
+  if (positionals.length > 0 && !positionals.includes('-')) return false;
+  try {
+    return !fs.fstatSync(0).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /** Width used off a terminal, and on one whose size is unknown. */
 const DEFAULT_WIDTH = 100;
@@ -20,10 +45,18 @@ tokens, so prompt = uncached input + cache write + cache read, and cache hit
 = cache read / prompt. A turn's usage is its last snapshot; a sub-agent's
 thread (its turn ends, tools, tokens) is shown as the sub-agent's own.
 
-On a terminal the view is live: a status line names each running tool with
-its elapsed time, output lines appear as they arrive, and each tool call and
-turn shows its elapsed time. The stream has no timestamps: these times are
-measured from ARRIVAL, and shown only in this live mode.
+On a terminal, for a stream that arrives as it is written (a pipe from
+'wuu exec', or -f), the view is live: a status line names each running tool
+with its elapsed time, output lines appear as they arrive, and each tool call
+and turn shows its elapsed time. The stream has no timestamps: these times are
+measured from ARRIVAL, shown only in this live mode and only from 0.1s up; a
+saved file is shown without them. With -f, a file that does not exist yet is
+announced ("waiting for FILE to appear") until it does.
+
+A bash call whose output ends in 'Exit code N' (N not 0) is shown as failed,
+with its code, although the producer marks it completed. File tools show the
+action and path, then the content or files, instead of their JSON result.
+Several inputs, or a directory, get a heading naming each file.
 
 Options:
       --markdown         write a Markdown transcript (no colors) to share:
@@ -54,7 +87,7 @@ Examples:
     boolean: ['markdown', 'html', 'full', 'verbose'],
     negatable: ['color'],
   },
-  create({ flags, positionals, stdoutIsTTY, env }) {
+  create({ flags, positionals, stdoutIsTTY, env, warn, interrupted }) {
     let mode = flags.string('color') ?? 'auto';
     if (mode === 'false') mode = 'never'; // --no-color
     if (mode !== 'always' && mode !== 'never' && mode !== 'auto') {
@@ -68,7 +101,7 @@ Examples:
     const document = flags.bool('markdown') || flags.bool('html');
     // The live view needs a terminal it can redraw between input chunks: the process's own.
     const live =
-      stdoutIsTTY && !document && process.stdout.isTTY
+      stdoutIsTTY && !document && process.stdout.isTTY && liveInput(positionals, flags.bool('follow'))
         ? {
             write: (text: string) => {
               process.stdout.write(text);
@@ -82,8 +115,10 @@ Examples:
       width,
       full: flags.bool('full'),
       verbose: flags.bool('verbose'),
-      showFileNames: positionals.length > 1,
+      showFileNames: positionals.length > 1 || positionals.some(isDirectory),
       live,
+      interrupted,
+      notice: warn,
     });
     return { core };
   },

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import fs from 'node:fs';
 import { createResult, type ResultMode } from '../lib/result/index.js';
-import { isMain, runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
+import { EXIT, runIfMain, SideOutput, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-result',
@@ -41,36 +40,27 @@ Examples:
     boolean: ['structured', 'json', 'tee'],
     alias: { o: 'output' },
   },
-  create({ flags, positionals, warn }) {
+  create({ flags, positionals, warn, interrupted }) {
     if (flags.bool('structured') && flags.bool('json')) throw new UsageError('--structured and --json exclude each other');
     const tee = flags.bool('tee');
     const output = flags.string('output');
     if (tee && output === undefined) throw new UsageError('--tee needs --output FILE for the message (stdout carries the stream)');
-    let write: ((data: string | Buffer) => void) | undefined;
+    let side: SideOutput | undefined;
     if (output !== undefined) {
-      let fd: number;
       try {
-        // Opened (and truncated) now: a bad path is a usage error before any input is read,
-        // and a stale message from an earlier run never survives.
-        fd = fs.openSync(output, 'w');
+        side = new SideOutput(output, warn);
       } catch (err) {
         throw new UsageError(`cannot write ${output}: ${(err as Error).message}`);
       }
-      write = (data) => {
-        fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-      };
     }
+    const write = side && ((data: string | Buffer) => side.write(data));
     const mode: ResultMode = flags.bool('structured') ? 'structured' : flags.bool('json') ? 'json' : 'message';
     // Our own SIGINT/SIGTERM (the runner exits 130/143) must not read as a killed producer.
-    let interrupted = false;
-    if (isMain(import.meta.url)) {
-      const onSignal = () => {
-        interrupted = true;
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-    }
-    return { core: createResult({ mode, tee, write, warn, interrupted: () => interrupted }), inputs: positionals };
+    const core = createResult({ mode, tee, write, warn, interrupted });
+    // A failed write of the message is the run's failure (exit 1), whatever the result said.
+    const resultStatus = core.status?.bind(core);
+    core.status = () => (side?.failed ? EXIT.BAD_DATA : (resultStatus?.() ?? 0));
+    return { core, inputs: positionals };
   },
 };
 

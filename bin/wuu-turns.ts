@@ -14,9 +14,9 @@ at the end of an input file are written with status "incomplete".
 A record holds: thread_id, turn_id, status (completed, failed, interrupted,
 incomplete), error, reason, awaiting_auto_continuation, trace_path, subagent,
 message and message_source (as wuu-accumulate builds them), tool_calls
-[{item_id, name, status, output_bytes}], files_changed, todo (the last
-payload), usage, completed_tokens (turn_completed's input/output) and
-event_counts {type: n}.
+[{item_id, name, status, exit_code (bash), output_bytes}], files_changed,
+todo (the last payload), usage, completed_tokens (turn_completed's
+input/output) and event_counts {type: n}.
 
 usage is the turn's LAST usage_updated snapshot (they are cumulative), in the
 producer's convention: input_tokens EXCLUDES the cache, so prompt_tokens =

@@ -60,8 +60,27 @@ export interface Core {
    * instead of warning, counting or copying it; `--strict` still stops after it.
    */
   badLine?(bad: BadLine, emit: Emit): void;
+  /**
+   * Sees each bad line before the bad-line policy does (wuu-import recognises
+   * a format from lines that are not events: session files, plain text).
+   * Return true to take the line off the policy's hands: it is then not
+   * reported, counted or copied (the core has said why itself).
+   */
+  seeBadLine?(bad: BadLine, emit: Emit): boolean;
+  /**
+   * Whether an input line of this type ends a run besides `result` (follow
+   * mode then stops after its grace): wuu-import on Codex, whose last line is
+   * `turn.completed` or `turn.failed`.
+   */
+  endsRun?(type: string): boolean;
   /** Exit status owed at the end (for example a failed check); 0 when fine. */
   status?(): number;
+  /**
+   * Follow mode: the named input does not exist yet and the runner waits for
+   * it (called once each time it goes missing). A view can say so instead of
+   * showing nothing.
+   */
+  waiting?(file: string, emit: Emit): void;
   /**
    * A line longer than --max-line-bytes, offered to the core before it is
    * dropped (wuu-redact streams such a line through a streaming JSON parser).

@@ -25,3 +25,4 @@ export { createTurns, DEFAULT_MAX_TURN_BYTES, turns, type TurnRecord, type Turns
 export { createPretty, pretty, type ColorMode, type PrettyOptions } from './pretty/index.js';
 export { createUsage, usage, USAGE_TYPES, type PriceTable, type Rates, type UsageDim, type UsageFormat, type UsageOptions } from './usage/index.js';
 export { createRedact, redact, DEFAULT_SALT, type PathMode, type RedactOptions } from './redact/index.js';
+export { createImport, importStream, MAPPERS, type ImportOptions, type ImportedEvent, type Mapper } from './import/index.js';

@@ -13,6 +13,8 @@ import { chunked, liveProcess, pipeThrough, runBin, runShell, jsonl } from './he
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './helpers.js';
+import os from 'node:os';
+import { EXIT_CODES, exitStream, LONG_OUTPUT } from './exit-stream.js';
 
 /** The 0.1.0 examples these tables were written against (examples/ now holds producer-faithful runs, tested in test/producer/). */
 const legacy = (name: string) => path.join(ROOT, 'test', 'fixtures', 'v0.1', name);
@@ -40,7 +42,7 @@ const CMD1 = 'npm test 2>&1 | tail -n 5 && echo done';
 const TC1 = ev({
   type: 'tool_call', thread_id: 'th_7f3a', turn_id: 'tu_01', item_id: 'it_01', name: 'bash',
   arguments: { command: CMD1 }, arguments_raw: `{"command":"${CMD1}"}`, command: CMD1,
-  status: 'completed', error: '',
+  status: 'completed', error: '', exit_code: 0,
   output: '> shop@1.0.0 test\nFAIL test/cart.test.js\n  expected 3 items, got 2 <cart>\nTests: 1 failed, 41 passed\ndone\n',
   output_bytes: 106, output_truncated_bytes: 0,
 });
@@ -58,7 +60,7 @@ const TC4 = ev({
 const TC5 = ev({
   type: 'tool_call', thread_id: 'th_7f3a', turn_id: 'tu_02', item_id: 'it_05', name: 'bash',
   arguments: { command: 'npm test' }, arguments_raw: '{"command":"npm test"}', command: 'npm test', process_id: '4242',
-  status: 'completed', error: '', output: 'Tests: 42 passed\n', output_bytes: 17, output_truncated_bytes: 0,
+  status: 'completed', error: '', exit_code: 0, output: 'Tests: 42 passed\n', output_bytes: 17, output_truncated_bytes: 0,
 });
 const MSG1 = ev({
   type: 'agent_message', thread_id: 'th_7f3a', turn_id: 'tu_01',
@@ -166,7 +168,7 @@ t.test('bash twins: output taken once, command copy only without tool deltas', a
   ];
   const call = {
     type: 'tool_call', thread_id: 'th', turn_id: 'tu', item_id: 'i', name: 'bash', arguments: { command: 'ls' },
-    arguments_raw: args, command: 'ls', process_id: 7, status: 'completed', error: '', output: 'a\n', output_bytes: 2,
+    arguments_raw: args, command: 'ls', process_id: 7, status: 'completed', error: '', exit_code: 0, output: 'a\n', output_bytes: 2,
     output_truncated_bytes: 0,
   };
   t.same(runCore(createAccumulate(), both), [ev(call)], 'tool copy, not both');
@@ -420,4 +422,54 @@ t.test('binary: live pipe delivers each tool_call at its tool_completed', async 
     t.match(line, new RegExp(`^\\{"type":"tool_call".*"item_id":"i${i}".*"output":"out ${i}"`), `call ${i} arrives before the stream ends`);
   }
   t.equal(await live.end(), 0);
+});
+
+t.test('bash exit codes from the output trailer (issue 23), whatever the chunks and the cap', async (t) => {
+  const text = exitStream();
+  const expected = EXIT_CODES.map(([item, name, code]) => [item, name, code]);
+  const calls = (out: string) =>
+    jsonl(out)
+      .filter((e) => e.type === 'tool_call')
+      .map((e) => [String(e.item_id).replace(/^.*-(item-\d+)$/, '$1'), e.name, e.exit_code]);
+  for (const maxOutputBytes of [undefined, 0, 16]) {
+    for (const size of [1, 7, 1 << 20]) {
+      const out = await pipeThrough<Buffer>(chunked(text, size), parse({ file: 'x' }), accumulate({ maxOutputBytes }), stringify());
+      t.same(calls(Buffer.concat(out).toString()), expected, `cap ${maxOutputBytes}, chunks of ${size}`);
+    }
+  }
+  const read = jsonl(runCore(createAccumulate(), text.split('\n').filter(Boolean)).join('\n')).find((e) => e.name === 'read_file')!;
+  t.notOk('exit_code' in read, 'only bash calls have an exit_code');
+});
+
+t.test('--max-output-bytes 0: all output left out is counted as truncated, sorted-key lines included', async (t) => {
+  const lines = exitStream().split('\n').filter(Boolean);
+  const out = jsonl(runCore(createAccumulate({ maxOutputBytes: 0 }), lines).join('\n')).filter((e) => e.type === 'tool_call');
+  t.ok(out.length === EXIT_CODES.length);
+  for (const call of out) t.same([call.output, call.output_truncated_bytes], ['', call.output_bytes], String(call.item_id));
+  t.equal(out[5]!.output_bytes, Buffer.byteLength(LONG_OUTPUT), 'the long output, counted without being kept');
+  // The same lines with their keys in another order take the parsing path: same answer.
+  const reordered = lines.map((l) => ev(Object.fromEntries(Object.entries(JSON.parse(l) as Record<string, unknown>).reverse())));
+  const slow = jsonl(runCore(createAccumulate({ maxOutputBytes: 0 }), reordered).join('\n')).filter((e) => e.type === 'tool_call');
+  t.same(slow.map((c) => [c.output_bytes, c.output_truncated_bytes, c.exit_code]), out.map((c) => [c.output_bytes, c.output_truncated_bytes, c.exit_code]));
+  const capped = new CappedText(0);
+  capped.count(5);
+  t.same(capped.result(), { text: '', truncatedBytes: 5 });
+});
+
+t.test('binary: failed commands with wuu-filter --where on exit_code', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-exit-'));
+  const file = path.join(dir, 'run.jsonl');
+  fs.writeFileSync(file, exitStream());
+  const ids = (out: string) => jsonl(out).map((e) => `${String(e.item_id).replace(/^.*-(item-\d+)$/, '$1')}=${JSON.stringify(e.exit_code)}`);
+  const failed = await runShell(`wuu-accumulate ${file} | wuu-filter tool_call --where '$.name==bash' --where '$.exit_code!=0'`);
+  t.same([ids(failed.stdout), failed.stderr, failed.code], [['item-2=2', 'item-8=null', 'item-12=137', 'item-14=null', 'item-16=1'], '', 0]);
+  const bare = await runShell(`wuu-accumulate ${file} | wuu-filter tool_call --where '$.exit_code!=0'`);
+  t.same(ids(bare.stdout), ['item-2=2', 'item-8=null', 'item-10=undefined', 'item-12=137', 'item-14=null', 'item-16=1'], 'alone, != also keeps unknown codes and calls without one (documented)');
+  const known = await runShell(`wuu-accumulate ${file} | wuu-filter tool_call --where '$.exit_code!=0' --where '$.exit_code!=null' --where '$.exit_code'`);
+  t.same(ids(known.stdout), ['item-2=2', 'item-12=137', 'item-16=1'], 'known non-zero codes only');
+  const positive = await runShell(`wuu-accumulate ${file} | wuu-filter --where '$.exit_code>0'`);
+  t.same(ids(positive.stdout), ['item-2=2', 'item-12=137', 'item-16=1']);
+  const turns = await runShell(`wuu-turns --only-turns ${file} | jq -c '[.tool_calls[] | .exit_code]'`);
+  t.same([turns.stdout, turns.code], [`${JSON.stringify(EXIT_CODES.map(([, , code]) => code ?? null))}\n`, 0]);
+  fs.rmSync(dir, { recursive: true, force: true });
 });

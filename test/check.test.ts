@@ -331,6 +331,15 @@ t.test('core: status, summary, --json, --ignore', async (t) => {
   t.same(ignored, ['', 0, ['checked 1 file: 0 errors, 0 warnings']], 'ignored rules neither print nor count');
 });
 
+t.test('core: --max-warnings makes too many warnings fail (eslint convention)', async (t) => {
+  const killed = readExample('killed.jsonl'); // two warnings, no error
+  t.same(runCore(killed, { maxWarnings: 2 }).slice(1), [0, ['checked 1 file: 0 errors, 2 warnings']], 'N warnings with a limit of N pass');
+  t.same(runCore(killed, { maxWarnings: 1 }).slice(1), [1, ['checked 1 file: 0 errors, 2 warnings (more than --max-warnings 1)']], 'one more fails');
+  t.same(runCore(killed, { maxWarnings: 0 }).slice(1), [1, ['checked 1 file: 0 errors, 2 warnings (more than --max-warnings 0)']]);
+  t.same(runCore(readExample('run.jsonl'), { maxWarnings: 0 }).slice(1), [0, ['checked 1 file: 0 errors, 0 warnings']], 'no warning: 0 passes');
+  t.same(runCore(killed, { maxWarnings: 0, ignore: ['cut-line', 'missing-result'] }).slice(1), [0, ['checked 1 file: 0 errors, 0 warnings']], 'ignored rules do not count');
+});
+
 t.test('core: each file is its own stream', async (t) => {
   const core = createCheck();
   const out: string[] = [];
@@ -411,6 +420,26 @@ t.test('binary: several files, a directory, stdin, --json, --quiet, --ignore', a
   t.same([strict.stdout, strict.stderr, strict.code], [textOf('bad-line'), '', 1], '--strict stops at the first bad line');
   const pass = await runBin('wuu-check', ['--pass-invalid', '-q', rel('bad-line')]);
   t.same([pass.stdout, pass.stderr, pass.code], [textOf('bad-line'), '', 1], 'a bad line is a problem under any policy');
+});
+
+t.test('binary: --max-warnings', async (t) => {
+  const strict = await runBin('wuu-check', ['--max-warnings', '0', 'examples/killed.jsonl']);
+  t.same([strict.stdout, strict.stderr, strict.code], [
+    textOf('examples/killed.jsonl'),
+    'wuu-check: checked 1 file: 0 errors, 2 warnings (more than --max-warnings 0)\n',
+    1,
+  ]);
+  const enough = await runBin('wuu-check', ['--max-warnings=2', '-q', 'examples/killed.jsonl']);
+  t.same([enough.stderr, enough.code], ['', 0]);
+  const quiet = await runBin('wuu-check', ['--max-warnings', '1', '-q', 'examples/killed.jsonl']);
+  t.same([quiet.stderr, quiet.code], ['', 1], '-q keeps the status');
+  const unlimited = await runBin('wuu-check', ['--max-warnings=-1', 'examples/killed.jsonl']);
+  t.same([unlimited.stderr, unlimited.code], ['wuu-check: checked 1 file: 0 errors, 2 warnings\n', 0], "eslint's -1: no limit");
+  const clean = await runBin('wuu-check', ['--max-warnings', '0', 'examples/run.jsonl']);
+  t.equal(clean.code, 0);
+  const bad = await runBin('wuu-check', ['--max-warnings', 'x', 'examples/run.jsonl']);
+  t.same([bad.stdout, bad.code], ['', 2]);
+  t.match(bad.stderr, /^wuu-check: --max-warnings takes a whole number, not 'x'\n/);
 });
 
 t.test('binary: usage errors and help', async (t) => {

@@ -11,7 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { spec as result } from '../bin/wuu-result.js';
-import { example } from './helpers.js';
+import { spec as check } from '../bin/wuu-check.js';
+import { spec as pretty } from '../bin/wuu-pretty.js';
+import { example, spawnBin } from './helpers.js';
 import { runIn } from './runner-harness.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-follow-'));
@@ -111,4 +113,46 @@ t.test('an interrupted follow ends with 130 (in process: the run is aborted)', a
   setTimeout(() => stop.abort(), 300);
   const r = await runIn(result, ['-f', file], '', { signal: stop.signal });
   t.equal(r.code, 130);
+  t.same(r.stderr.split('\n').filter((l) => l.includes('killed')), [], 'our own stop is not a killed producer');
+});
+
+t.test('stopped by a signal during -f, wuu-check and wuu-pretty do not call the producer killed', async (t) => {
+  for (const [spec, name] of [[check, 'wuu-check'], [pretty, 'wuu-pretty']] as const) {
+    const file = fresh();
+    fs.writeFileSync(file, lines('run.jsonl').slice(0, 5).join(''));
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    const r = await runIn(spec, ['-f', file], '', { signal: stop.signal });
+    t.equal(r.code, 130, `${name} exit status`);
+    const all = r.stdout + r.stderr;
+    t.notMatch(all, /killed|was cut|missing-result/, `${name} does not say the producer was killed`);
+    if (spec === check) t.match(r.stderr, /checked 1 file \(stopped before the end of the input: its result was not read\): 0 errors, 0 warnings/);
+    else t.match(r.stdout, /■ stopped reading: no result yet/);
+  }
+  for (const [flag, heading] of [['--markdown', '## ■ Stopped reading: no result yet'], ['--html', '■ Stopped reading: no result yet</h2>']] as const) {
+    const file = fresh();
+    fs.writeFileSync(file, lines('run.jsonl').slice(0, 5).join(''));
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    const r = await runIn(pretty, [flag, '-f', file], '', { signal: stop.signal });
+    t.ok(r.stdout.includes(heading), `wuu-pretty ${flag} says it stopped reading`);
+  }
+  // The same input read to its end without a stop is a cut run, as before.
+  const file = fresh();
+  fs.writeFileSync(file, lines('run.jsonl').slice(0, 5).join(''));
+  const cut = await runIn(check, [file]);
+  t.match(cut.stdout, /missing-result/);
+  const cutView = await runIn(pretty, [file]);
+  t.match(cutView.stdout, /✗ no result: the run was cut/);
+});
+
+t.test('-f on a stdin pipe that stays open (tail -f FILE | TOOL -f) ends after the result, in every tool', async (t) => {
+  const run = fs.readFileSync(example('run.jsonl'));
+  const tools = ['filter', 'accumulate', 'turns', 'redact', 'result', 'check', 'pretty'];
+  for (const tool of tools) {
+    // Without the fix the child waits for stdin forever; tap's timeout would fail the test.
+    const res = await spawnBin(`wuu-${tool}`, ['-f'], { input: run, keepStdinOpen: true });
+    t.equal(res.signal, null, `wuu-${tool} ended by itself`);
+    t.equal(res.code, 0, `wuu-${tool} exit status`);
+  }
 });

@@ -39,6 +39,11 @@ export interface BinOptions {
   env?: NodeJS.ProcessEnv;
   /** Working directory; relative paths in args are resolved against it. Default: the repo root. */
   cwd?: string;
+  /**
+   * Leave the child's stdin open after writing `input`, as `tail -f FILE |`
+   * does: the child must end by itself (follow mode after a result).
+   */
+  keepStdinOpen?: boolean;
 }
 
 /** Collects what a tool writes, as a process's pipe would. */
@@ -116,7 +121,10 @@ export function spawnBin(name: string, args: string[], options: BinOptions = {})
       resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code, signal }),
     );
     child.stdin.on('error', () => {}); // the child may exit before reading everything
-    child.stdin.end(options.input ?? '');
+    if (options.keepStdinOpen) child.stdin.write(options.input ?? '');
+    else child.stdin.end(options.input ?? '');
+    // An open stdin is closed once the child is gone (else our pipe keeps the test alive).
+    child.on('exit', () => child.stdin.destroy());
   });
 }
 

@@ -98,7 +98,7 @@ const GRAPH: Graph = new Map(FILES.map((f) => [f, importsOf(SOURCES.get(f)!).map
 const localGraph: Graph = new Map([...GRAPH].map(([f, to]) => [f, to.filter((x) => SOURCES.has(x))]));
 
 /** The base modules at the library root; a tool is a folder, never a root file. */
-const BASE = ['core', 'events', 'jsonl', 'jsonpath', 'scan', 'suggest', 'text', 'threads', 'where'].map((n) => `lib/${n}.ts`);
+const BASE = ['core', 'events', 'exit-code', 'jsonl', 'jsonpath', 'scan', 'suggest', 'text', 'threads', 'where'].map((n) => `lib/${n}.ts`);
 
 type Layer = { rank: number; name: string };
 function layerOf(file: string): Layer {
@@ -271,7 +271,7 @@ t.test('distinct files have distinct names (index.ts aside)', async (t) => {
 
 t.test('every tool folder has the same shape', async (t) => {
   const folders = [...new Set(FILES.filter((f) => /^lib\/[^/]+\//.test(f)).map((f) => f.split('/')[1]!))].filter((d) => d !== 'cli');
-  t.same(folders.sort(), ['accumulate', 'check', 'filter', 'pretty', 'redact', 'result', 'turns', 'usage']);
+  t.same(folders.sort(), ['accumulate', 'check', 'filter', 'import', 'pretty', 'redact', 'result', 'turns', 'usage']);
   for (const tool of folders) {
     const index = `lib/${tool}/index.ts`;
     t.ok(SOURCES.has(index), `${index} exists`);

@@ -6,6 +6,7 @@
  * pseudo-terminal (script(1)) fed through a FIFO by a "producer".
  */
 import t from 'tap';
+import { displayWidth } from '../lib/text.js';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -89,7 +90,31 @@ t.test('in-process: parallel tools, a message mid-line is never cut', async (t) 
   live.push(bash({ type: 'tool_output_delta', item_id: 'a', delta: 'held\n' }));
   t.notMatch(live.batched.join(''), /held/, 'output of a call whose line is not the last one is held');
   live.push(bash({ type: 'tool_completed', item_id: 'a', status: 'completed' }));
-  t.match(live.batched.join(''), /thinking\n\$ npm test\n  │ held\n  └ ✓ completed · 0\.0s\n$/);
+  t.match(live.batched.join(''), /thinking\n\$ npm test\n  │ held\n  └ ✓ completed\n$/, 'no "· 0.0s": a time that short says nothing');
+  live.end();
+});
+
+t.test('in-process: a failed tool\'s clipped error and its time fit the width (issue 23)', async (t) => {
+  for (const [ms, time] of [[0, ''], [99, ''], [100, ' · 0.1s'], [83_000, ' · 1m23s']] as const) {
+    const live = liveCore();
+    live.push({ type: 'turn_started', turn_id: 'tu' });
+    live.push(bash({ type: 'tool_started' }));
+    live.advance(ms);
+    const from = live.batched.length;
+    live.push(bash({ type: 'tool_completed', status: 'failed', error: `permission denied: ${'x'.repeat(200)}` }));
+    const lines = live.batched.slice(from).join('').replace(/\r\x1b\[2K/g, '').split('\n').filter(Boolean);
+    const end = lines.at(-1)!;
+    t.ok(end.startsWith('  └ ✗ failed: permission denied: xxx') && end.endsWith(`…${time}`), `${ms} ms: ${end}`);
+    t.equal(displayWidth(end), 80, `${ms} ms: exactly the width`);
+    live.end();
+  }
+  const live = liveCore();
+  live.push({ type: 'turn_started', turn_id: 'tu' });
+  live.push(bash({ type: 'tool_started' }));
+  live.push(bash({ type: 'tool_output_delta', delta: 'boom\nExit code 2\n' }));
+  live.advance(2500);
+  live.push(bash({ type: 'tool_completed', status: 'completed', error: '' }));
+  t.match(live.batched.join(''), /  │ Exit code 2\n  └ ✗ failed \(exit code 2\) · 2\.5s\n$/, 'a non-zero exit is a failure, with its code and time');
   live.end();
 });
 

@@ -362,12 +362,14 @@ t.test('binary: plain text for failed.jsonl, exactly', async (t) => {
     rule('turn 1 · 20261202-224010-9b21-turn-0001'),
     'Deploying with the key from .env.',
     '▸ read_file .env',
-    '  │ {"content":"OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd\\nDEPLOY_URL=https://api.example.com…',
+    '  │ read .env',
+    '  │ OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd',
+    '  │ DEPLOY_URL=https://api.example.com/deploy',
     '  └ ✓ completed',
     "$ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy",
     '  │ curl: (6) Could not resolve host: api.example.com',
     '  │ Exit code 6',
-    '  └ ✓ completed',
+    '  └ ✗ failed (exit code 6)',
     '── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · prompt 3,000 · output 90',
     '',
     rule('✗ failed'),
@@ -377,7 +379,7 @@ t.test('binary: plain text for failed.jsonl, exactly', async (t) => {
     '',
   ].join('\n');
   t.same(r, { stdout: expected, stderr: '', code: 0, signal: null });
-  t.equal(expected.split('\n')[7]!.length, 100, 'a long output line is clipped to the default width');
+  t.notMatch(r.stdout, /sha256|\{"content"/, 'a file tool shows the path and content, not its JSON result');
 });
 
 t.test('binary: plain text for killed.jsonl, exactly', async (t) => {
@@ -465,11 +467,6 @@ t.test('binary: colors by flag, width flag, usage errors', async (t) => {
   t.same(own.split('\n').filter((l) => l.length > 80), [], "wuu-pretty's help fits 80 columns");
 });
 
-/** A live screen without its elapsed times and status-line erasures. */
-function offLive(screen: string): string {
-  return screen.replace(/\r\x1b\[2K/g, '').replace(/ · (\d+\.\d|\d+)s$/gm, '');
-}
-
 const hasScript = spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).status === 0;
 
 t.test('on a terminal: colored, sized to the terminal, plain with NO_COLOR', { skip: hasScript ? false : 'script(1) not installed' }, async (t) => {
@@ -481,12 +478,14 @@ t.test('on a terminal: colored, sized to the terminal, plain with NO_COLOR', { s
   t.match(screen, /\x1b\[1;36m━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━+\x1b\[0m/, 'turn headings in bold cyan');
   t.match(screen, /\x1b\[32m✓\x1b\[0m/, 'a green check');
   t.match(screen, /\x1b\[2m  │ FAIL test\/cart\.test\.js\x1b\[0m/, 'output preview dimmed');
-  t.equal(offLive(screen.replace(ANSI, '')), GOLDEN_TXT, 'the screen text is the plain rendering, plus live elapsed times');
-  t.match(screen.replace(ANSI, ''), /^  └ ✓ completed · \d+\.\ds$/m, 'a terminal view is live: elapsed time per tool call');
+  t.equal(screen.replace(ANSI, ''), GOLDEN_TXT, 'a saved file on a terminal: the plain rendering, no arrival times');
+  t.notMatch(screen.replace(ANSI, ''), / · \d+\.\ds$/m, 'no "· 0.0s" after every call when replaying a file (issue 23)');
   const plain = await onPty({ NO_COLOR: '1', TERM: 'xterm-256color' });
   const plainScreen = plain.stdout.replace(/\r\n/g, '\n');
   t.notMatch(plainScreen, /\x1b/, 'NO_COLOR=1: no escape codes at all');
-  t.equal(offLive(plainScreen), GOLDEN_TXT);
+  t.equal(plainScreen, GOLDEN_TXT);
+  const piped = await runShell(`script -qfec "stty cols 100; node dist/bin/wuu-pretty.js < test/fixtures/pretty/run.jsonl" /dev/null`, { env: { NO_COLOR: '1', TERM: 'xterm-256color' } });
+  t.equal(piped.stdout.replace(/\r\n/g, '\n'), GOLDEN_TXT, 'stdin redirected from a file is a saved file too');
   const never = await onPty({ NO_COLOR: '', TERM: 'xterm-256color' }, '--color=never');
   t.notMatch(never.stdout, /\x1b/);
   const narrow = await runShell(`script -qfec "stty cols 50; node dist/bin/wuu-pretty.js test/fixtures/pretty/failed.jsonl" /dev/null`, { env: { NO_COLOR: '1' } });

@@ -18,7 +18,7 @@ export const CORPUS_DIR = path.join(HERE, 'fixtures', 'redact', 'corpus');
 
 /** One sample secret of a peer. */
 export interface CorpusSecret {
-  source: 'gitleaks' | 'secretlint';
+  source: 'gitleaks' | 'secretlint' | 'trufflehog' | 'detect-secrets';
   provider: string;
   secret: string;
   /** The identifier the peer planted it with (`{id}_api_token = "..."`). */
@@ -33,10 +33,18 @@ export interface FalsePositiveSample {
   text: string;
 }
 
+/**
+ * The corpus: gitleaks' and secretlint's samples (secrets.json, build.mjs) and
+ * trufflehog's and detect-secrets' (secrets-wide.json, build-wide.mjs), with
+ * the peers' false-positive samples of both builds.
+ */
 export function loadCorpus(): { secrets: CorpusSecret[]; falsePositives: FalsePositiveSample[] } {
-  const secrets = (JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'secrets.json'), 'utf8')) as { secrets: CorpusSecret[] }).secrets;
-  const falsePositives = (JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'false-positives.json'), 'utf8')) as { samples: FalsePositiveSample[] })
-    .samples;
+  const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, file), 'utf8')) as T;
+  const secrets = [...read<{ secrets: CorpusSecret[] }>('secrets.json').secrets, ...read<{ secrets: CorpusSecret[] }>('secrets-wide.json').secrets];
+  const falsePositives = [
+    ...read<{ samples: FalsePositiveSample[] }>('false-positives.json').samples,
+    ...read<{ samples: FalsePositiveSample[] }>('false-positives-wide.json').samples,
+  ];
   return { secrets, falsePositives };
 }
 
@@ -126,6 +134,12 @@ export const SELF_PREFIXES: readonly RegExp[] = [
   /^AKCp/,
   /^eyJ/,
   /^-----BEGIN/,
+  // Formats added with the trufflehog / detect-secrets samples and the issue-21 misses.
+  /^s-s4t2(?:ud|af)-/,
+  /^p8e-/,
+  /^[A-Za-z0-9]{6}_(?=[A-Za-z0-9]{29}_mmk$)/,
+  /^(?:bkua_|CCIPAT_|BBDC-|lsv2_(?:pt|sk)_|[sp]k-lf-|nvapi-|xai-|pat-(?:na|eu)1-|phx_|aio_|apify_api_|alcht_|rootly_|salad_cloud_(?:org|user)_|spu-|da2-|fig[pr]_|cfk_|ak_(?:live|test)_|shltm_|bb_(?:ma|pr)_|3MVG9|5Aep861)/,
+  /^(?:dckr_oat_|gloas-|glpat-|sk-or-v1-|sk-proj-)/,
 ];
 
 /** Peer samples that are not secrets (public identifiers, markers): excluded, with the reason. */
@@ -133,7 +147,35 @@ export const NOT_SECRETS: ReadonlyArray<{ match: (s: CorpusSecret) => boolean; r
   { match: (s) => s.provider === 'gcp-service-account', reason: 'the marker `"type": "service_account"`, not a secret' },
   { match: (s) => s.secret.includes('AWS_ACCOUNT_ID'), reason: 'an AWS account id: public identifier' },
   { match: (s) => s.provider === 'secretlint-azure' && /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(s.secret), reason: 'an Azure tenant/client id (UUID): public identifier' },
+  {
+    match: (s) => s.provider.startsWith('trufflehog-azure') && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s.secret),
+    reason: 'an Azure tenant, client or object id (UUID): public identifier',
+  },
+  { match: (s) => /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}$/.test(s.secret), reason: 'an e-mail address: an account name, redacted as <email> by the path rules' },
+  { match: (s) => /^(?:https?:\/\/)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,6}\/?$/i.test(s.secret), reason: 'a host name: public' },
+  { match: (s) => isPlaceholderFill(s), reason: 'a placeholder: the body is one character repeated (`xxxx`, `aaaa`, `0000`)' },
+  { match: (s) => s.secret.includes('EXAMPLE'), reason: 'an EXAMPLE value (AWS documentation style): the peers allowlist `...EXAMPLE`' },
+  { match: (s) => s.source === 'trufflehog' && /^[a-z]+(?:_[a-z]+)+$|^[a-z]+(?:[A-Z][a-z]+)+$/.test(s.secret), reason: 'a field name (`client_email`, `refreshToken`) taken out of a joined trufflehog result' },
+  { match: (s) => s.source === 'trufflehog' && /^(?:[a-z0-9]+\/){2,}/.test(s.secret), reason: 'a URL path taken out of a joined trufflehog result' },
+  { match: (s) => s.source === 'trufflehog' && isJwtSegment(s.secret), reason: 'one segment of a JWT (a header or claims alone) taken out of a joined trufflehog result' },
 ];
+
+/** A lone base64url segment that decodes to a whole JSON object: a JWT header or claims part. */
+function isJwtSegment(secret: string): boolean {
+  if (!/^eyJ[A-Za-z0-9_-]+$/.test(secret)) return false;
+  const text = Buffer.from(secret, 'base64url').toString('latin1');
+  return /^\{[\x20-\x7e\s]*\}$/.test(text.trim());
+}
+
+/** A sample whose body beyond its public prefix is mostly one repeated character (a documentation placeholder). */
+function isPlaceholderFill(entry: CorpusSecret): boolean {
+  const body = entry.secret.slice(publicPrefix(entry.secret).length).replace(/^(?:AP[0-9A-F]|AKC)/, '');
+  if (body.length < 6) return false;
+  const counts = new Map<string, number>();
+  for (const ch of body) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  if (/(.)\1{11}/.test(body)) return true; // a run of 12 of one character (`AAAAAAAAAAAA`)
+  return Math.max(...counts.values()) * 10 >= body.length * 6 && new Set(body).size <= 6;
+}
 
 /** The public prefix of a secret that may stay (its documented prefix), or ''. */
 export function publicPrefix(secret: string): string {
@@ -166,6 +208,9 @@ export function sensitivePart(entry: CorpusSecret): string {
     const end = body.indexOf('-----END');
     return (end < 0 ? body : body.slice(0, end)).trim();
   }
+  // A connection string (`Endpoint=...;Id=...;Secret=...`, `jdbc:...;password=...`): its secret values.
+  const secretValues = [...s.matchAll(/(?:^|[;&?])\s*(?:secret|password|pwd|accountkey|sharedaccesskey|sig|key)\s*=\s*([^;&]+)/gi)].map((m) => m[1]!);
+  if (secretValues.length > 0 && (/[;&]/.test(s) || /^[A-Za-z]{3,20}=/.test(s))) return secretValues.join('\n');
   if (s.startsWith('{')) {
     const key = /"private_key"\s*:\s*"([^"]+)"/.exec(s);
     if (key) return key[1]!;
@@ -226,6 +271,8 @@ export const POSITIONS = [
   'toml',
   'ini',
   'json_output',
+  'url_query',
+  'auth_header',
 ] as const;
 export type Position = (typeof POSITIONS)[number];
 
@@ -257,17 +304,20 @@ function prose(entry: CorpusSecret, self: boolean): string {
 }
 
 /**
- * The cut points used for split deltas: every cut from 8 before the secret to
- * 2 after it (for a secret over 96 characters, every cut in its first and
- * last 48 and every 7th in between: PEM blocks would otherwise dominate).
+ * The cut points used for split deltas: every cut from 3 before the secret to
+ * 10 into it and in its last 6 characters, every 6th in between (for a
+ * secret over 96 characters, every 28th in its middle part: PEM blocks would
+ * otherwise dominate), and 2 after it.
  */
 function cuts(text: string, secret: string): number[] {
   const at = text.indexOf(secret);
-  const from = Math.max(1, at - 8);
+  const from = Math.max(1, at - 3);
   const to = Math.min(text.length - 1, at + secret.length + 2);
   const out: number[] = [];
   for (let i = from; i <= to; i++) {
     const inside = i - at;
+    // Every cut near the edges of the secret (where prefixes and anchors are cut), every 4th in between.
+    if (inside > 10 && inside < secret.length - 6 && inside % 6 !== 0) continue;
     if (secret.length > 96 && inside > 48 && inside < secret.length - 48 && inside % 7 !== 0) continue;
     out.push(i);
   }
@@ -394,6 +444,14 @@ export function plantings(entry: CorpusSecret, self = isSelfPrefixed(entry.secre
   add('yaml', (th, tu, it) => bash(th, tu, it, 'cat config.yml', `${id}:\n  region: us-east-1\n${id}_token: ${S}\n`));
   add('toml', (th, tu, it) => bash(th, tu, it, 'cat config.toml', `[${id}]\napi_key = "${S}"\n`));
   add('ini', (th, tu, it) => bash(th, tu, it, 'cat settings.ini', `[${id}]\n${id}Password = ${S}\n`));
+  // A secret-named URL query parameter (issue 21: `?key=`, `access_token=`, `sig=`...), the name rotating per secret.
+  const param = ['key', 'access_token', 'sig', 'api_key', 'token', 'client_secret'][identifier(entry).length % 6]!;
+  add('url_query', (th, tu, it) =>
+    bash(th, tu, it, 'tail -n 1 access.log', `GET https://api.example.com/v1/items?page=2&${param}=${encodeURIComponent(S)} 200\n`),
+  );
+  add('auth_header', (th, tu, it) =>
+    bash(th, tu, it, `curl -s -H "Authorization: Bearer ${S}" https://api.example.com/v1/me`, '{"ok":true}\n'),
+  );
   add('json_output', (th, tu, it) =>
     tool(th, tu, it, 'read_file', goJson({ path: 'secrets.json' }), goJson({ content: JSON.stringify({ [`${id}_secret`]: S, region: 'eu' }, null, 2), path: 'secrets.json' })),
   );
@@ -621,10 +679,15 @@ export function cleanStream(texts: string[]): string[] {
       goJson({ arguments: args, command: `echo ${text.split('\n')[0]}`, delta: `${text}\n`, item_id: item, name: 'bash', thread_id: th, turn_id: tu, type: 'command_output_delta' }),
       goJson({ error: '', item_id: item, name: 'bash', status: 'completed', thread_id: th, turn_id: tu, type: 'tool_completed' }),
     );
+    // Each split is a message of its own (its own thread): a stream that repeats the text without a
+    // separator (`password: real_keypassword: real_key`) is not a text anyone writes.
     for (let cut = 1; cut < Math.min(text.length, 40); cut += 7) {
+      const ths = `${th}-c${cut}`;
       lines.push(
-        goJson({ delta: text.slice(0, cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
-        goJson({ delta: text.slice(cut), thread_id: th, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ thread_id: ths, turn_id: tu, type: 'turn_started' }),
+        goJson({ delta: text.slice(0, cut), thread_id: ths, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ delta: text.slice(cut), thread_id: ths, turn_id: tu, type: 'agent_message_delta' }),
+        goJson({ awaiting_auto_continuation: false, input_tokens: 1, output_tokens: 1, thread_id: ths, trace_path: '', turn_id: tu, type: 'turn_completed' }),
       );
     }
     lines.push(
@@ -799,18 +862,73 @@ export function gapClass(r: PlantingResult): GapClass | undefined {
   return GAP_CLASSES.find((g) => g.match(r));
 }
 
-/** MISSES.md: the survivors with their reasons, grouped by class. */
-export function missesMarkdown(m: Measure, s: Summary): string {
+/** Recall per family of the corpus (the peer each sample comes from) and standalone or contextual. */
+export function perFamily(m: Measure): Record<string, { plantings: number; caught: number; standalone: number; standaloneCaught: number }> {
+  const out: Record<string, { plantings: number; caught: number; standalone: number; standaloneCaught: number }> = {};
+  for (const r of m.results) {
+    const f = (out[r.entry.source] ??= { plantings: 0, caught: 0, standalone: 0, standaloneCaught: 0 });
+    f.plantings++;
+    if (r.caught) f.caught++;
+    if (isSelfPrefixed(r.entry.secret)) {
+      f.standalone++;
+      if (r.caught) f.standaloneCaught++;
+    }
+  }
+  return out;
+}
+
+/** The hand-written part of MISSES.md: what the figures do not say. */
+const LEFT: readonly string[] = [
+  '## What is left (issue 21, rules side)',
+  '',
+  '- Standalone recall is below the 99.5% target on the trufflehog and detect-secrets families: their samples include',
+  '  hand-made values of shapes no vendor documents (`cfk_...testuser1005`, `API-` + 29, `eyJuL_...` with a broken',
+  '  header), Discord bot tokens (no selective literal), and credentials in odd plantings (`user:pass` as a Bearer value).',
+  '- False positives: 41 peer samples still change, against a target of 10. Most are real-looking values after a key',
+  '  (`meraki_token = 5cb4...`, `cloudflare_api_key = "Bu0r..."`) that only the peer\'s exact length or vendor rule',
+  '  rejects; redacting them is the safe side for a redactor. Three are e-mail addresses (`--paths home` makes them',
+  '  `<email>`, by design).',
+  '- A bare 64-hex secp256k1 key is not taken (indistinguishable from a SHA-256 digest without context); Facebook',
+  '  `APPID|SECRET` has no selective literal (both: see lib/redact/peer-rules.ts).',
+];
+
+/** MISSES.md: figures per family and position, the survivors with their reasons, and the false positives. */
+export function missesMarkdown(m: Measure, s: Summary, fps: Array<{ key: string; rules: string[] }> = []): string {
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
   const lines: string[] = [
     '# wuu-redact corpus survivors',
     '',
-    'Generated by `node --loader @isaacs/ts-node-temp-fork-for-pr-2009/esm test/redact-corpus-lib.ts --write-misses`',
-    '(test/redact-corpus.test.ts checks that every survivor is in one of these classes).',
+    'Generated by `node --loader @isaacs/ts-node-temp-fork-for-pr-2009/esm test/redact-corpus-lib.ts --write-misses --write-known-fps`',
+    '(test/redact-corpus.test.ts prints the same figures and holds the floors; survivors of the gitleaks and secretlint samples fall in the gap classes below).',
     '',
-    `Corpus: ${s.secrets} secrets from ${s.providers} providers (gitleaks and secretlint test data), ${s.plantings} plantings in ${POSITIONS.length} positions, ${m.events} events.`,
+    `Corpus: ${s.secrets} secrets from ${s.providers} providers (gitleaks, secretlint, trufflehog and detect-secrets test data), ${s.plantings} plantings in ${POSITIONS.length} positions, ${m.events} events.`,
     `Recall: ${pct(s.caught, s.plantings)} of plantings (${s.caught}/${s.plantings}); self-prefixed ${pct(s.selfCaught, s.selfPlantings)} (${s.selfCaught}/${s.selfPlantings});`,
     `split deltas: ${s.splitLeaked} of ${s.splitCuts} cuts leak (self-prefixed ${s.selfSplitLeaked} of ${s.selfSplitCuts}).`,
+    `False positives: ${fps.length} of the peers' false-positive samples are changed (target <= 10).`,
+    '',
+    '"Standalone" secrets carry their own format (SELF_PREFIXES: a vendor prefix or a documented shape) and are planted',
+    'bare in prose; the others are planted after a key name. The corpus draws on gitleaks, secretlint (build.mjs),',
+    "trufflehog's detector tests and detect-secrets' tests (build-wide.mjs).",
+    '',
+    ...LEFT,
+    '',
+    '## Recall by family',
+    '',
+    '| family | plantings | recall | standalone | standalone recall |',
+    '|---|---|---|---|---|',
+    ...Object.entries(perFamily(m)).map(
+      ([f, v]) => `| ${f} | ${v.plantings} | ${pct(v.caught, v.plantings)} | ${v.standalone} | ${pct(v.standaloneCaught, v.standalone)} |`,
+    ),
+    '',
+    '## Recall by position',
+    '',
+    '| position | plantings | recall |',
+    '|---|---|---|',
+    ...Object.entries(s.perPosition).map(([p, v]) => `| ${p} | ${v.plantings} | ${pct(v.caught, v.plantings)} |`),
+    '',
+    '## False positives (peer false-positive samples that are changed)',
+    '',
+    ...fps.map((c) => `- ${c.key.replace(/\s+/g, ' ').replace(/`/g, "'")} (${c.rules.join(', ')}): ${falsePositiveReason(c)}`),
     '',
     'A planting survives when any 6 consecutive characters of the secret beyond its documented public prefix',
     '(for credentials: of the password; for PEM blocks: of the body) appear in the redacted output of its events',
@@ -844,7 +962,10 @@ export function missesMarkdown(m: Measure, s: Summary): string {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const started = Date.now();
-  const m = measure(loadCorpus().secrets);
+  const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
+  // HELDOUT=FILE: measure another draw (build.mjs with another seed) instead of the corpus.
+  const pool = process.env.HELDOUT ? (JSON.parse(fs.readFileSync(process.env.HELDOUT, 'utf8')) as { secrets: CorpusSecret[] }).secrets : loadCorpus().secrets;
+  const m = measure(pool.filter((e) => only === undefined || only.test(`${e.source} ${e.provider}`)));
   const s = summarize(m);
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
   console.log(
@@ -861,7 +982,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   if (process.env.SURVIVORS) {
     for (const r of m.results) if (!r.caught) console.log(`  MISS ${survivorKey(r)} leak=${JSON.stringify(r.leak)} cuts=${r.leakedCuts}/${r.cuts} class=${gapClass(r)?.id ?? '-'}`);
   }
-  if (process.argv.includes('--write-misses')) fs.writeFileSync(path.join(CORPUS_DIR, 'MISSES.md'), missesMarkdown(m, s));
+  if (process.argv.includes('--write-misses')) {
+    const fps = falsePositiveChanges(loadCorpus().falsePositives);
+    fs.writeFileSync(path.join(HERE, '..', 'MISSES.md'), missesMarkdown(m, s, fps));
+  }
   if (process.argv.includes('--write-known-fps')) {
     const known: Record<string, string> = {};
     for (const c of falsePositiveChanges(loadCorpus().falsePositives)) known[c.key] = falsePositiveReason(c);

@@ -7,6 +7,8 @@ import fc from 'fast-check';
 import { createRedact, redact, Redactor, type RedactOptions } from '../lib/redact/index.js';
 import { analyzePattern, checkRule, parsePatternOption, parseRuleFile, prefixPattern, RuleError } from '../lib/redact/rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from '../lib/redact/rules.js';
+import { GITLEAKS_RULES, SECRETLINT_RULES } from '../lib/redact/peer-rules.js';
+import { accept, entropy, isKeyedValueSecret, isPlaceholder, tokenBody } from '../lib/redact/verdict.js';
 import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { chunked, example, FC_SEED, jsonl, pipeThrough, readExample, readmeSection, ROOT, runBin, runShell } from './helpers.js';
@@ -96,29 +98,29 @@ t.test('prefixPattern matches every non-empty prefix and nothing else', async (t
 
 t.test('each secret kind, plainly written', async (t) => {
   const table: Array<[string, string]> = [
-    ['key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 end', 'key <secret:anthropic-key> end'],
+    ['key sk-ant-api03-v11K9B8xEabV2isDDf304eQ-oVctlpc6uRZ_txe8EjzAjp8XzRs0LU5XO_XIdlu-a_iCOoxvSQSNFnviw2VueE0ubS_WFAA end', 'key <secret:anthropic-key> end'],
     ['sk-proj-abc123def456ghi789jkl012mno345', '<secret:openai-key>'],
     ['ghp_0123456789abcdefghijABCDEFGHIJ012345,gho_0123456789abcdefghijABCDEFGHIJ012345', '<secret:github-token>,<secret:github-token>'],
     ['github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '<secret:github-token>'],
     ['glpat-abcdefghij0123456789', '<secret:gitlab-token>'],
     ['xoxb-1234567890-abcdefghij', '<secret:slack-token>'],
-    ['AKIAIOSFODNN7EXAMPLE ASIAIOSFODNN7EXAMPLE', '<secret:aws-access-key> <secret:aws-access-key>'],
-    ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key = <secret:aws-secret-key>'],
-    ['"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', '"SecretAccessKey": "<secret:aws-secret-key>"'],
+    ['AKIA2E0A8F3B244C9986 ASIAY34FZKBOKMUTVV7A', '<secret:aws-access-key> <secret:aws-access-key>'],
+    ['aws_secret_access_key = Fui409hKgHLe1FvYiRst9gGr9dBUtV2/9NrJrbWq', 'aws_secret_access_key = <secret:aws-secret-key>'],
+    ['"SecretAccessKey": "Fui409hKgHLe1FvYiRst9gGr9dBUtV2/9NrJrbWq"', '"SecretAccessKey": "<secret:aws-secret-key>"'],
     ['AIzaSyA1234567890abcdefghijklmnopqrstuv', '<secret:google-api-key>'],
-    ['sk_live_4eC39HqLyjWDarjtT1zdp7dc rk_live_abcdefghij1234 pk_live_abcdefghij', '<secret:stripe-key> <secret:stripe-key> <secret:stripe-key>'],
+    ['sk_live_4eC39HqLyjWDarjtT1zdp7dc rk_live_abcdefghij1234', '<secret:stripe-key> <secret:stripe-key>'],
     ['npm_abcdefghijklmnopqrstuvwxyz0123456789', '<secret:npm-token>'],
     ['hf_abcdefghijklmnopqrstuvwxyzABCDEFGH', '<secret:huggingface-token>'],
     ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', '<secret:jwt>'],
     ['Authorization: Bearer abc.def-ghi_123', 'Authorization: Bearer <secret:authorization>'],
     ['Authorization: Basic dXNlcjpwYXNz', 'Authorization: Basic <secret:authorization>'],
-    ['-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaA\n-----END OPENSSH PRIVATE KEY-----\nafter', '<secret:private-key>\nafter'],
+    ['-----BEGIN OPENSSH PRIVATE KEY-----\ndHPF1GZrrsmYmxd5sjpKqMPY+CvxxWzfhbX7iYwDGOfFXtNL/mhPNLyiPzTiO1nj\n-----END OPENSSH PRIVATE KEY-----\nafter', '<secret:private-key>\nafter'],
     ['https://bob:hunter2@example.com/x', 'https://bob:<secret:url-password>@example.com/x'],
     ['PASSWORD=hunter2 next', 'PASSWORD=<secret:key-value> next'],
     ['export GITHUB_TOKEN=abc123xyz', 'export GITHUB_TOKEN=<secret:key-value>'],
     ['password: "my pass phrase"', 'password: "<secret:key-value>"'],
-    ['{"api_key":"abc"}', '{"api_key":"<secret:key-value>"}'],
-    ['apiKey: foo; accessToken=bar', 'apiKey: <secret:key-value>; accessToken=<secret:key-value>'],
+    ['{"api_key":"a8Kd03mZ"}', '{"api_key":"<secret:key-value>"}'],
+    ['apiKey: f00x; accessToken=b4rq', 'apiKey: <secret:key-value>; accessToken=<secret:key-value>'],
     ['mail alice.smith@example.com now', 'mail <email> now'],
     ['cd /home/alice/src && ls /Users/Bob/x C:\\Users\\carol\\x /root/x /rootfs', 'cd ~/src && ls ~/x ~\\x ~/x /rootfs'],
     // Not secrets: these must stay.
@@ -130,6 +132,61 @@ t.test('each secret kind, plainly written', async (t) => {
   for (const [input, expected] of table) t.equal(r.text(input, []), expected, input);
   t.same(r.knownUsers(), ['alice', 'Bob', 'carol'], 'user names were learned from the home paths');
   t.equal(r.text('then alice@host and BOB said', []), 'then <user>@host and <user> said');
+});
+
+t.test('issue 21 families and URL parameters are redacted', async (t) => {
+  const table: Array<[string, string]> = [
+    ['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', '<secret:intra42-secret>'],
+    ['client p8e-IEJOzjKBrQ67h7EVWDm38H3156zXMqZs end', 'client <secret:adobe-client-secret> end'],
+    ['license 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.', 'license <secret:maxmind-key>.'],
+    ['cfk_OFkVnMuoCLPZ4ygaZeLu3os5V2cC4GEPTpoZ9R0U6437a2cb', '<secret:cloudflare-token>'],
+    ['AZ: gWO8Q~I0l3HI5~ob41sYBc9WxAig4nVsQ7LAsuFn', 'AZ: <secret:azure-client-secret>'],
+    ['EAAM1OQdZevhE5daT79hEIIOLawJSC9iokizQGreunmuZE7NdtWhgrUpAQKXQ7T4zWKiX68e4ffBmuXFRSkjb7quiNGtoYhcG2CXKJp9ztjv1CAb1e92209kyOmd', '<secret:facebook-token>'],
+    ['rubygems_f19a2362f22df8f909f8e379fa02c6c3f6df4ded7d8109b1', '<secret:rubygems-token>'],
+    ['sgp_e9c2feb7f6834a14_09f85a345faedb6c547e25ae9376cac25ffbfc90', '<secret:sourcegraph-token>'],
+    ['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', '<secret:huggingface-token>'],
+    ['https://contoso.webhook.office.com/webhookb2/1c3f2a4e-9d1b-4b8a-8c7d-2f1e3a4b5c6d@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/5544d9bc5c63fb3c536ee2119f5849a1/5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b', 'https://contoso.webhook.office.com/webhookb2/<secret:teams-webhook>'],
+    ['bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29tg6tlQbeDUkCUtqmZ+mVq/fRPimQo/IyEdGcpppSFRfjlRStA6Q+YZSCqiWIo/Cke8DLlvN8VlGU4ZpcBFgEijy/TKV6aNYbUOlz5PltfIaziAlaSIkkSsU9B', '<secret:aws-bedrock-key>'],
+    ['ewogICJhbGciOiAiSFMyNTYiLAogICJ0eXAiOiAiSldUIgp9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.YvrKe8HPZ11cqqHShl3nCTKASz0Zs2XDtfJ6wI3SMQc', '<secret:jwt>'],
+    ['GET https://x.blob.core.windows.net/c/f.txt?sv=2022-11-02&sr=b&sig=MEfyxFDRJNuoJEKtY2HegeHyn6HRqUGCcAG1l7IQqog%3D 200', 'GET https://x.blob.core.windows.net/c/f.txt?sv=2022-11-02&sr=b&sig=<secret:url-parameter> 200'],
+    ['curl "https://maps.example.com/api?key=Zx81bQ0pLm&q=x"', 'curl "https://maps.example.com/api?key=<secret:url-parameter>&q=x"'],
+    ['/callback#state=1&access_token=ya29.a0AfB_byC8Qm8xPq-T3kW9xLm2&expires_in=3600', '/callback#state=1&access_token=<secret:key-value>&expires_in=3600'],
+    ['/login?user=u1&password=s3cr3tPw1', '/login?user=u1&password=<secret:key-value>'],
+    ['?apiKey=9f8e7d6c5b4a&sig=Zm9vYmFyMTIz', '?apiKey=<secret:key-value>&sig=<secret:url-parameter>'],
+  ];
+  const r = new Redactor();
+  for (const [input, expected] of table) t.equal(r.text(input, []), expected, input);
+});
+
+t.test('placeholders, examples and look-alikes the peers do not flag are left alone (issue 21)', async (t) => {
+  const texts = [
+    'AKIAXXXXXXXXXXXXXXXX',
+    'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',
+    'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    'API_KEY="glc_111111111111111111111111111111111111111111"',
+    '.btn { color: #123abc; } secret: #a1b2c3',
+    '<xsd:element name="password" type="xsd:string"/>',
+    'password: vault:kv/data/app#db',
+    'password = "${aws_db_instance.default.password}"',
+    'token: ENC[AES256_GCM,data:W3PiZ6lD6bpfAdI=,iv:2qF98Z,tag:Fzo]',
+    'api_key = "insert_key_here"',
+    'password: real_key',
+    'author = "james"',
+    'Authentication-Results: mx.example.com',
+    'LLM_SECRET_NAME = "NEXUS-GPT4-API-KEY"',
+    'slack_token = "xoxb-12345-abcd234"',
+    'telegram_api_token = "28249462:Ahello4k0nheaioyfb4bl0lcvaxafj5w6fc-b2lf"',
+    'sk-ant-api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA',
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9',
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    '-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----',
+    'pk_live_j5krY8XTgIcDaHDb3YrsAfCl publishable',
+    'hf_FakeFakeFakeFakeFakeFakeFakeFakeFa',
+    'key AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs published',
+  ];
+  const r = new Redactor();
+  for (const text of texts) t.equal(r.text(text, []), text, text);
 });
 
 t.test('escaped text does not hide a secret', async (t) => {
@@ -207,7 +264,7 @@ t.test("exec's [REDACTED] mask and provider error messages are not secrets", asy
   const still: Array<[string, string]> = [
     ['invalid_password: hunter2x', 'invalid_password: <secret:key-value>'],
     ['invalid_api_key: sk-live-abcdefgh12345678 given', 'invalid_api_key: <secret:key-value> given'],
-    ['api_key: Incorrect value', 'api_key: <secret:key-value> value'],
+    ['api_key: Incorr3ct value', 'api_key: <secret:key-value> value'],
   ];
   for (const [text, expected] of still) {
     const { lines } = run(JSON.stringify({ error: text, type: 'turn_failed' }));
@@ -261,12 +318,12 @@ t.test('held pieces: a piece ending with a possible secret start waits for the n
 });
 
 t.test('JSON inside strings: decoded, redacted, re-encoded; untouched when clean', async (t) => {
-  const args = JSON.stringify({ env: { API_TOKEN: 'abc' }, list: ['sk-proj-abc123def456ghi789jkl012mno345'], deep: JSON.stringify({ password: 'x1' }) });
+  const args = JSON.stringify({ env: { API_TOKEN: 'a8c9x' }, list: ['sk-proj-abc123def456ghi789jkl012mno345'], deep: JSON.stringify({ password: 'x1' }) });
   const line = JSON.stringify({ arguments: args, type: 'tool_started' });
   const { lines } = run(line);
   const out = JSON.parse(JSON.parse(lines[0]!).arguments as string) as Record<string, unknown>;
   t.same(out, { env: { API_TOKEN: '<secret:key-value>' }, list: ['<secret:openai-key>'], deep: JSON.stringify({ password: '<secret:key-value>' }) });
-  const pretty = JSON.stringify({ result: JSON.stringify({ token: 'zz', n: 1 }, null, 2), type: 'x' });
+  const pretty = JSON.stringify({ result: JSON.stringify({ token: 'z9q7w', n: 1 }, null, 2), type: 'x' });
   t.equal(JSON.parse(run(pretty).lines[0]!).result, JSON.stringify({ token: '<secret:key-value>', n: 1 }, null, 2), 'indentation kept');
   const clean = '{"arguments":"{\\"a\\": 1.50}","type":"tool_started"}';
   t.equal(run(clean).lines[0], clean);
@@ -497,4 +554,45 @@ t.test('stdin and files are equivalent', async (t) => {
   const a = await runBin('wuu-redact', [example('failed.jsonl')]);
   const b = await runBin('wuu-redact', [], { input: FAILED });
   t.equal(a.stdout, b.stdout);
+});
+
+t.test('every gitleaks and secretlint rule has a counterpart or a reason (lib/redact/peer-rules.ts)', async (t) => {
+  const ours = new Set(DEFAULT_RULES.map((r) => r.name));
+  t.equal(Object.keys(GITLEAKS_RULES).length, 222, "gitleaks' default config has 222 rules");
+  t.equal(Object.keys(SECRETLINT_RULES).length, 28, "secretlint's recommended preset has 28 rules");
+  for (const [peer, answer] of [...Object.entries(GITLEAKS_RULES), ...Object.entries(SECRETLINT_RULES)]) {
+    if (answer.startsWith('reason: ')) {
+      t.ok(answer.length > 40, `${peer}: the reason says why`);
+      continue;
+    }
+    const names = answer.replace(/ \(.*$/, '').split(', ');
+    t.same(names.filter((n) => !ours.has(n)), [], `${peer} -> ${names.join(', ')}`);
+  }
+});
+
+t.test('verdict: entropy, token bodies, placeholders, keyed values', async (t) => {
+  t.equal(entropy(''), 0);
+  t.equal(entropy('aaaa'), 0);
+  t.equal(entropy('abcd'), 2);
+  t.equal(tokenBody('ghp_abcdefghij0123456789'), 'abcdefghij0123456789');
+  t.equal(tokenBody('AKIA2E0A8F3B244C9986'), '2E0A8F3B244C9986');
+  t.equal(tokenBody('short'), 'short');
+  for (const p of ['AKIAXXXXXXXXXXXXXXXX', 'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'glc_1111111111111111111111', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'tok_FakeFakeFakeFakeFakeFake', 'xoxp-1-####################', 'sk_ababababababababab'])
+    t.ok(isPlaceholder(p), `placeholder: ${p}`);
+  for (const p of ['ghp_R4nd0mT0k3nV4lu3Qw8zLp2Xc9Vb7Nm1Kj5', 'AKIA2E0A8F3B244C9986', 'abc']) t.notOk(isPlaceholder(p), `not a placeholder: ${p}`);
+  const kept = ['real_key', 'Incorrect', '#a1b2c3', 'bob@example.com', '<xsd:element', 'var.db_password', 'vault:kv/app#db', '${db.password}', '%s', 'mx.example.com', 'NEXUS-GPT4-API-KEY', 'x"password=1', 'ENC[AES256_GCM,data:x]', 'ZHVtbXlfcGFzc3dvcmQ=', 'insert_key_here', 'xoxb-12345-abcd234', '28249462:Ahello4k0', '.,:-!', 'changeme123'];
+  for (const v of kept) t.notOk(isKeyedValueSecret(v), `not a secret: ${v}`);
+  for (const v of ['hunter2', 's3cr3tPw1', 'seugeupfknprstoe', 'dXNlcjpwYXNz', 'value with spaces', 'MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs'])
+    t.ok(isKeyedValueSecret(v), `a secret: ${v}`);
+  t.notOk(accept({ rule: 'private-key', value: '-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----', keyed: false }));
+  t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published sample key');
+  t.notOk(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', keyed: false }), 'a header alone');
+  t.notOk(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ.eyJzdWIiOiIxIn0.c2ln', keyed: false }), 'a header without its brace');
+  t.ok(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln', keyed: false }));
+  t.ok(accept({ rule: 'jwt', value: 'eyJrIjoiT0tTcG1pUlY2RnVKZTFVaDFsNFZXdE9ZWmNrMkZYbk', keyed: false }), 'a lone base64url JSON segment');
+  t.notOk(accept({ rule: 'url-password', value: 'password', keyed: false }));
+  t.ok(accept({ rule: 'url-password', value: 'pa55word', keyed: false }));
+  t.notOk(accept({ rule: 'sourcegraph-token', value: 'sgp_5555555dAAAAA7777777CcccCFaaaaaaaaaa', keyed: false }), 'below the entropy floor');
+  t.ok(accept({ rule: 'sourcegraph-token', value: 'sgp_0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c', keyed: false }));
+  t.ok(accept({ rule: 'not-a-rule', value: 'R4nd0mV4lu3', keyed: false }), 'a rule without a floor');
 });

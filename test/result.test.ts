@@ -201,6 +201,12 @@ t.test('binary: every example, exact stdout, stderr and exit status', async (t) 
   });
   const stdin = await runBin('wuu-result', [], { input: fs.readFileSync(legacy('failed.jsonl'), 'utf8') });
   t.same(stdin, { stdout: `${FINAL['failed.jsonl']}\n`, stderr: 'wuu-result: <stdin>: status failed: turn failed: tool failed: exit status 6\n', code: 3, signal: null });
+  const cutFirst = await runBin('wuu-result', [], { input: '{"thread_id":"t","type":"thread_sta' });
+  t.same(
+    [cutFirst.stderr.split('\n').at(-2), cutFirst.code],
+    ['wuu-result: <stdin>: no result event: the producer was killed or the stream was cut', 7],
+    'a stream cut inside its first line is a killed producer, not an empty input',
+  );
   const empty = await runBin('wuu-result', []);
   t.same(empty, { stdout: '', stderr: 'wuu-result: <stdin>: no events (empty input): no result\n', code: 7, signal: null }, 'nothing to read is not success');
   const hostile = await runBin('wuu-result', [], {
@@ -243,6 +249,15 @@ t.test('binary: --tee and --output', async (t) => {
   const out = await runBin('wuu-result', ['-o', file, '--structured', 'test/fixtures/v0.1/structured.jsonl']);
   t.same([out.stdout, out.code], ['', 0]);
   t.equal(fs.readFileSync(file, 'utf8'), '{"files":3,"ok":true}\n');
+
+  if (fs.existsSync('/dev/full')) {
+    // A full disk is a write error (exit 1), reported once, whatever the run's own status.
+    const full = await runBin('wuu-result', ['-o', '/dev/full', 'test/fixtures/v0.1/run.jsonl']);
+    t.same(full, { stdout: '', stderr: 'wuu-result: write error: /dev/full: No space left on device\n', code: 1, signal: null }, '-o /dev/full');
+    const fullTee = await runBin('wuu-result', ['--tee', '-o', '/dev/full', 'test/fixtures/v0.1/timeout.jsonl']);
+    t.same([fullTee.stdout, fullTee.code], [fs.readFileSync(legacy('timeout.jsonl'), 'utf8'), 1], '--tee -o /dev/full still copies the stream, then exits 1');
+    t.equal(fullTee.stderr.split('\n').filter((l) => l.includes('write error')).length, 1, 'the write error is told once');
+  }
 
   const cases: Array<[string[], string]> = [
     [['--tee'], '--tee needs --output FILE for the message (stdout carries the stream)'],

@@ -37,6 +37,12 @@ t.test('strict grammar: booleans take no value, --no-X only where negatable, val
     [filter, ['--max-line-bytes=99999999999999999999'], "--max-line-bytes is too large: '99999999999999999999'"],
     [usage, ['-j', '2', '--jobs=3'], 'option --jobs given more than once'],
     [redact, ['--no-default-rules=1'], 'option --no-default-rules takes no value'],
+    [usage, ['--breakdwn'], "unknown option --breakdwn; did you mean '--breakdown'?"],
+    [filter, ['--invrt'], "unknown option --invrt; did you mean '--invert'?"],
+    [filter, ['--keep-reslt=1'], "unknown option --keep-reslt; did you mean '--keep-result'?"],
+    [pretty, ['--colour'], "unknown option --colour; did you mean '--color'?"],
+    [filter, ['--zzzzzz'], 'unknown option --zzzzzz'],
+    [filter, ['--v'], "unknown option --v"],
   ];
   for (const [spec, argv, message] of cases) {
     const r = await runIn(spec, argv, EVENT);

@@ -16,6 +16,7 @@ import type { InvalidLineError } from '../lib/jsonl.js';
 import { BAD_STREAK, expandInput, listInputs, type ToolSpec } from '../lib/cli/index.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { spec as turns } from '../bin/wuu-turns.js';
+import { spec as result } from '../bin/wuu-result.js';
 import { example } from './helpers.js';
 import { runIn } from './runner-harness.js';
 
@@ -63,11 +64,59 @@ t.test('a cut .gz: everything decompressed is processed, end of file runs, then 
   t.match(turned.stdout, /"type":"turn"/, 'the open turn was flushed');
 });
 
-t.test('trailing garbage after a valid member is damage (exit 2)', async (t) => {
+t.test('trailing garbage after a valid member: every event first, then the garbage is named (exit 2)', async (t) => {
   const gz = zlib.gzipSync(RUN);
-  const r = await runIn(filter, ['--count'], Buffer.concat([gz, Buffer.from('garbage after the member\n')]));
-  t.equal(r.code, 2);
-  t.match(r.stderr, /<stdin>: damaged gzip data \(incorrect header check\)\n$/);
+  const glued = Buffer.concat([gz, Buffer.from('garbage after the member\n')]);
+  for (const size of [1, 7, 4096, glued.length]) {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < glued.length; at += size) chunks.push(glued.subarray(at, at + size));
+    const r = await runIn(filter, ['--count'], chunks);
+    t.match(r.stdout, `total\t${LINES}\n`, `every event was read (chunks of ${size})`);
+    t.equal(r.stderr, 'wuu-filter: <stdin>: trailing garbage after the gzip data\n', `chunks of ${size}`);
+    t.equal(r.code, 2);
+  }
+  // wuu-result finds the result before the garbage, and names the garbage.
+  const res = await runIn(result, [], glued);
+  t.equal(res.stdout, 'The build finished. Running the tests again. All 42 tests pass now.\n');
+  t.equal(res.stderr, 'wuu-result: <stdin>: trailing garbage after the gzip data\n');
+  t.equal(res.code, 2);
+});
+
+t.test('gzip framing: members, padding, header fields, checksums, cuts', async (t) => {
+  const gz = zlib.gzipSync(RUN);
+  const count = async (bytes: Buffer) => {
+    const r = await runIn(filter, ['--count'], bytes);
+    return [r.stdout.split('\n').at(-2) ?? '', r.stderr.replace(/^wuu-filter: <stdin>: /, '').trimEnd(), r.code];
+  };
+  const total = (n: number) => `total\t${n}`;
+  t.same(await count(Buffer.concat([gz, gz, gz])), [total(3 * LINES), '', 0], 'three members');
+  t.same(await count(Buffer.concat([gz, Buffer.alloc(1000)])), [total(LINES), '', 0], 'zero padding after the last member is accepted (as gzip(1) does)');
+  t.same(await count(Buffer.concat([gz, Buffer.alloc(10), Buffer.from('x')])), [total(LINES), 'trailing garbage after the gzip data', 2], 'padding followed by junk');
+  // A header with every optional field (RFC 1952 2.3.1): FEXTRA, FNAME, FCOMMENT, FHCRC.
+  const body = gz.subarray(10);
+  const fancy = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 2 | 4 | 8 | 16, 0, 0, 0, 0, 0, 3]), Buffer.from([3, 0, 1, 2, 3]), Buffer.from('run.jsonl\0'), Buffer.from('a comment\0'), Buffer.from([0, 0]), body]);
+  for (const size of [1, 3, fancy.length]) {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < fancy.length; at += size) chunks.push(fancy.subarray(at, at + size));
+    const r = await runIn(filter, ['--count'], chunks);
+    t.match(r.stdout, total(LINES), `optional header fields (chunks of ${size})`);
+    t.equal(r.code, 0);
+  }
+  const badCrc = Buffer.from(gz);
+  badCrc.writeUInt32LE((badCrc.readUInt32LE(badCrc.length - 8) ^ 1) >>> 0, badCrc.length - 8);
+  t.same(await count(badCrc), [total(LINES), 'damaged gzip data (incorrect data check)', 2], 'a CRC that does not match: everything, then the damage');
+  const badSize = Buffer.from(gz);
+  badSize.writeUInt32LE(badSize.readUInt32LE(badSize.length - 4) + 1, badSize.length - 4);
+  t.same(await count(badSize), [total(LINES), 'damaged gzip data (incorrect length check)', 2], 'a length that does not match');
+  const badMethod = Buffer.concat([gz, Buffer.from([0x1f, 0x8b, 7, 0, 0, 0, 0, 0, 0, 3])]);
+  t.same(await count(badMethod), [total(LINES), 'damaged gzip data (unknown compression method 7)', 2], 'a second member with another method');
+  t.same(await count(Buffer.concat([gz, gz.subarray(0, 6)])), [total(LINES), 'gzip data cut off (unexpected end of file)', 2], 'a second member cut in its header');
+  t.same(await count(gz.subarray(0, gz.length - 8)), [total(LINES), 'gzip data cut off (unexpected end of file)', 2], 'the 8-byte trailer missing');
+  const corrupt = Buffer.from(gz);
+  corrupt[20] = (corrupt[20] ?? 0) ^ 0xff;
+  const broken = await runIn(filter, ['--count'], corrupt);
+  t.equal(broken.code, 2, 'a corrupt body is damage');
+  t.match(broken.stderr, /<stdin>: damaged gzip data \(.+\)\n$/);
 });
 
 t.test('nothing to read is an error; other inputs are still read', async (t) => {

@@ -7,6 +7,7 @@ import { chunked, liveProcess, pipeThrough, runBin, runShell, jsonl } from './he
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './helpers.js';
+import { EXIT_CODES, exitStream } from './exit-stream.js';
 
 /** The 0.1.0 examples these tables were written against (examples/ now holds producer-faithful runs, tested in test/producer/). */
 const legacy = (name: string) => path.join(ROOT, 'test', 'fixtures', 'v0.1', name);
@@ -36,7 +37,7 @@ const TURN1 = {
   awaiting_auto_continuation: true, trace_path: TRACE, subagent: false,
   message: "I'll run the tests first. The cart capped items at 3; I raised the limit.", message_source: 'final',
   tool_calls: [
-    { item_id: 'it_01', name: 'bash', status: 'completed', output_bytes: 106 },
+    { item_id: 'it_01', name: 'bash', status: 'completed', exit_code: 0, output_bytes: 106 },
     { item_id: 'it_02', name: 'read_file', status: 'completed', output_bytes: 130 },
     { item_id: 'it_04', name: 'edit_file', status: 'completed', output_bytes: 35 },
   ],
@@ -53,7 +54,7 @@ const TURN1 = {
 const TURN2 = {
   type: 'turn', thread_id: 'th_7f3a', turn_id: 'tu_02', status: 'completed', error: null, reason: null,
   awaiting_auto_continuation: false, trace_path: TRACE, subagent: false, message: 'All 42 tests pass now.', message_source: 'deltas',
-  tool_calls: [{ item_id: 'it_05', name: 'bash', status: 'completed', output_bytes: 17 }],
+  tool_calls: [{ item_id: 'it_05', name: 'bash', status: 'completed', exit_code: 0, output_bytes: 17 }],
   files_changed: [],
   todo: { items: [{ content: 'Run the test suite', status: 'completed' }, { content: 'Fix the failing cart test', status: 'completed' }] },
   usage: { input_tokens: 11200, cache_creation_tokens: 0, cache_read_tokens: 8192, prompt_tokens: 19392, output_tokens: 60, cache_hit: 8192 / 19392 },
@@ -78,7 +79,7 @@ t.test('failed, timeout and structured examples', async (t) => {
     ev({
       type: 'turn', thread_id: 'th_9b21', turn_id: 'tu_a1', status: 'failed', error: 'tool failed: exit status 6', reason: null,
       awaiting_auto_continuation: null, trace_path: null, subagent: false, message: 'Deploying with the key from .env', message_source: 'deltas',
-      tool_calls: [{ item_id: 'it_a1', name: 'bash', status: 'failed', output_bytes: 33 }], files_changed: [], todo: null,
+      tool_calls: [{ item_id: 'it_a1', name: 'bash', status: 'failed', exit_code: null, output_bytes: 33 }], files_changed: [], todo: null,
       usage: { input_tokens: 3000, cache_creation_tokens: 0, cache_read_tokens: 0, prompt_tokens: 3000, output_tokens: 90, cache_hit: 0 / 3000 },
       completed_tokens: null,
       event_counts: {
@@ -282,7 +283,7 @@ t.test('binary: killed producer, open turn flushed as incomplete', async (t) => 
     type: 'turn', thread_id: 'th_7f3a', turn_id: 'tu_01', status: 'incomplete', error: null, reason: null,
     awaiting_auto_continuation: null, trace_path: null, subagent: false, message: "I'll run the tests first.", message_source: 'deltas',
     tool_calls: [
-      { item_id: 'it_01', name: 'bash', status: 'completed', output_bytes: 106 },
+      { item_id: 'it_01', name: 'bash', status: 'completed', exit_code: 0, output_bytes: 106 },
       { item_id: 'it_02', name: 'read_file', status: 'incomplete', output_bytes: 0 },
     ],
     files_changed: [], todo: TURN1.todo, usage: null, completed_tokens: null,
@@ -336,4 +337,15 @@ t.test('binary: live pipe delivers each turn when it ends', async (t) => {
     t.match(line, new RegExp(`^\\{"type":"turn","thread_id":"th","turn_id":"tu_${i}","status":"completed".*"message":"m${i}"`), `turn ${i} arrives at its end`);
   }
   t.equal(await live.end(), 0);
+});
+
+t.test('bash calls carry their exit code from the output trailer (issue 23)', async (t) => {
+  const text = exitStream();
+  const expected = EXIT_CODES.map(([, name, code]) => (code === undefined ? [name] : [name, code]));
+  for (const size of [1, 7, 4096]) {
+    const out = await pipeThrough<Buffer>(chunked(text, size), parse({ file: 'x' }), turns({ onlyTurns: true }), stringify());
+    const [turn] = jsonl(Buffer.concat(out).toString());
+    const calls = (turn!.tool_calls as Array<Record<string, unknown>>).map((c) => ('exit_code' in c ? [c.name, c.exit_code] : [c.name]));
+    t.same(calls, expected, `chunks of ${size}`);
+  }
 });

@@ -109,6 +109,12 @@ t.test('bash completion: --no- forms, option values, files after value options',
   t.same(complete(['wuu-check', '--ignore', 'bad-']), ['bad-line']);
   t.same(complete(['wuu-usage', '--pricing', 'package.j']), ['package.json'], 'a file after a value option, no options');
   t.same(complete(['wuu-stream', 'completion', 'bash', '']), [], 'one argument only');
+  t.same(complete(['wuu-usage', '--by', 'day,m']), ['day,model', 'day,month'], 'the second item of a comma list');
+  t.same(complete(['wuu-usage', '--by', 'day,model,']), ['day,model,turn', 'day,model,run', 'day,model,thread', 'day,model,model', 'day,model,file', 'day,model,day', 'day,model,week', 'day,model,month']);
+  for (const tool of ['wuu-filter', 'wuu-result', 'wuu-pretty', 'wuu-check', 'wuu-accumulate', 'wuu-turns', 'wuu-redact', 'wuu-usage']) {
+    t.same(complete([tool, '--fol']), ['--follow'], `${tool} offers --follow`);
+    t.ok(complete([tool, '-']).includes('-f'), `${tool} offers -f`);
+  }
 });
 
 const zpty = spawnSync('zsh', ['-c', 'zmodload zsh/zpty && print ok'], { encoding: 'utf8' }).stdout === 'ok\n';
@@ -132,6 +138,8 @@ t.test('zsh completion for real, through zpty', { skip: zpty ? false : 'zsh with
   t.same(complete('wuu-usage --by '), ['turn', 'run', 'thread', 'model', 'file', 'day', 'week', 'month']);
   t.same(complete('wuu-pretty --color n'), ['never']);
   t.same(complete('wuu-check --ignore missing-'), ['missing-field', 'missing-result']);
+  t.same(complete('wuu-usage --by day,mo'), ['model', 'month'], 'the second item of a comma list (the first is kept as a prefix)');
+  t.same(complete('wuu-result --fol'), ['--follow']);
 });
 
 /** A stdout that fails every write with `code`. */

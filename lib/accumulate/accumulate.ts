@@ -16,7 +16,8 @@ import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from '../events.j
 import { LineRecord, makeRecord, type EventRecord } from '../jsonl.js';
 import { stringLiteral, stringLiteralBytes, tailStrings } from '../scan.js';
 import { turnKey } from '../threads.js';
-import { deltaLine, eventOf, type DeltaLine } from './read.js';
+import { deltaLine, eventOf, literalEnd, type DeltaLine } from './read.js';
+import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import { CappedText, OldestFirst } from './units.js';
 
 /** Default cap on the output kept per tool call: 1 MiB. */
@@ -25,6 +26,8 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** Default cap on units held open at once (turns plus tool items): 10,000. */
 export const DEFAULT_MAX_OPEN = 10_000;
+/** Bytes of a located (not decoded) output piece read for its trailer. */
+const TRAILER_BYTES = 2048;
 
 /** The event types the accumulator consumes: message pieces, tool_* and command_*. */
 export const PIECE_TYPES: ReadonlySet<string> = new Set(
@@ -61,6 +64,12 @@ export interface ToolCall {
   /** tool_completed's status, or `incomplete` when the item never completed. */
   status: string;
   error: string | null;
+  /**
+   * bash calls only: the exit code read from the output's trailer (a last
+   * line `Exit code N`; 0 for a completed call without one), null when the
+   * output does not say (none, a background start, a timeout). See lib/exit-code.ts.
+   */
+  exit_code?: number | null;
   output: string;
   /** Output bytes seen in all (UTF-8). */
   output_bytes: number;
@@ -180,6 +189,9 @@ interface ItemState {
   output: CappedText;
   /** The command_* copy, kept only while no tool_output_delta has been seen. */
   commandOutput: CappedText | undefined;
+  /** The end of each copy, for a bash call's exit code (whatever the cap). */
+  trailer: OutputTrailer;
+  commandTrailer: OutputTrailer | undefined;
   sawToolEvent: boolean;
   sawToolDelta: boolean;
 }
@@ -263,6 +275,8 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         processId: undefined,
         output: new CappedText(maxOutput),
         commandOutput: undefined,
+        trailer: new OutputTrailer(),
+        commandTrailer: undefined,
         sawToolEvent: false,
         sawToolDelta: false,
       };
@@ -284,7 +298,9 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
     turn.items.delete(item.itemId);
     openItems--;
     // The tool_* copy is the output; the command_* copy only when no tool delta came.
-    const text = !item.sawToolDelta && item.commandOutput !== undefined ? item.commandOutput : item.output;
+    const twin = !item.sawToolDelta && item.commandOutput !== undefined;
+    const text = twin ? item.commandOutput! : item.output;
+    const trailer = twin ? item.commandTrailer! : item.trailer;
     const { text: output, truncatedBytes } = text.result();
     const args = item.args ?? { arguments: null, arguments_raw: null };
     const call: ToolCall = {
@@ -299,6 +315,7 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
       ...(item.processId !== undefined && { process_id: item.processId }),
       status,
       error,
+      ...(isShellTool(item.name) && { exit_code: exitCodeOf(trailer, status) }),
       output,
       output_bytes: text.bytes,
       output_truncated_bytes: truncatedBytes,
@@ -352,19 +369,33 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
       turn.message.append(text);
       return true;
     }
-    // Tool output: with nothing kept (wuu-turns) only its size counts, not its text.
+    // Tool output: with nothing kept (wuu-turns) only its size counts, and its end for an exit code.
     let text: string | undefined;
     let bytes: number | undefined;
-    if (maxOutput === 0) bytes = stringLiteralBytes(line.source, line.open, line.close);
-    else text = stringLiteral(line.source, line.open, line.close);
-    if (text === undefined && bytes === undefined) return false;
+    let end: { text: string; partial: boolean } | undefined;
+    const known = turns.get(turnKey(line.ids.thread_id ?? '', line.ids.turn_id ?? ''))?.items.get(line.ids.item_id ?? '');
+    const shell = known === undefined || known.name === null || isShellTool(known.name);
+    if (maxOutput === 0) {
+      bytes = stringLiteralBytes(line.source, line.open, line.close);
+      if (shell) end = literalEnd(line.source, line.open, line.close, TRAILER_BYTES);
+      if (bytes === undefined || (shell && end === undefined)) return false;
+    } else {
+      text = stringLiteral(line.source, line.open, line.close);
+      if (text === undefined) return false;
+    }
     const turn = turnOf(ids, true, at)!;
     const item = itemOf(turn, ids, true, at)!;
     item.sawToolEvent = true;
     item.sawToolDelta = true;
     item.commandOutput = undefined;
-    if (text !== undefined) item.output.append(text);
-    else item.output.count(bytes!);
+    item.commandTrailer = undefined;
+    if (text !== undefined) {
+      item.output.append(text);
+      if (shell) item.trailer.append(text);
+    } else {
+      item.output.count(bytes!);
+      if (end !== undefined) item.trailer.appendEnd(end.text, end.partial);
+    }
     return true;
   };
 
@@ -421,8 +452,12 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         item.sawToolEvent = true;
         item.sawToolDelta = true;
         item.commandOutput = undefined; // the twin copy is not needed any more
+        item.commandTrailer = undefined;
         const delta = ownField(event, 'delta');
-        if (typeof delta === 'string') item.output.append(delta);
+        if (typeof delta === 'string') {
+          item.output.append(delta);
+          item.trailer.append(delta);
+        }
         return;
       }
       case 'tool_completed': {
@@ -458,7 +493,11 @@ export function createAccumulator(options: AccumulatorOptions, sink: Accumulator
         if (rec.type === 'command_output_delta' && !item.sawToolDelta) {
           const delta = ownField(event, 'delta');
           item.commandOutput ??= new CappedText(maxOutput);
-          if (typeof delta === 'string') item.commandOutput.append(delta);
+          item.commandTrailer ??= new OutputTrailer();
+          if (typeof delta === 'string') {
+            item.commandOutput.append(delta);
+            item.commandTrailer.append(delta);
+          }
         }
         return;
       }

@@ -5,7 +5,7 @@
  */
 import type { WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
-import { flatStringObject, stringLiteralEnd, tailStrings } from '../scan.js';
+import { flatStringObject, stringLiteral, stringLiteralEnd, tailStrings } from '../scan.js';
 
 /** A delta line in the producer's shape, located without decoding its text. */
 export interface DeltaLine {
@@ -53,3 +53,42 @@ export function eventOf(rec: EventRecord): WuuEvent {
   return rec.event;
 }
 
+
+const BACKSLASH = 0x5c;
+
+/** Whether the byte at `at` opens an escape (a backslash not itself escaped). */
+function opensEscape(source: Buffer, at: number, open: number): boolean {
+  if (source[at] !== BACKSLASH) return false;
+  let run = 0;
+  for (let i = at - 1; i > open && source[i] === BACKSLASH; i--) run++;
+  return run % 2 === 0;
+}
+
+/**
+ * The decoded END of the string literal between the quotes at `open` and
+ * `close`: about its last `maxBytes` bytes, started on a whole character
+ * and outside any escape, so a long tool output's last lines are read
+ * without decoding all of it. `partial` says text before it was left out;
+ * undefined when the piece is not valid JSON text.
+ */
+export function literalEnd(source: Buffer, open: number, close: number, maxBytes: number): { text: string; partial: boolean } | undefined {
+  let from = close - maxBytes;
+  if (from <= open + 1) {
+    const text = stringLiteral(source, open, close);
+    return text === undefined ? undefined : { text, partial: false };
+  }
+  while (from < close && (source[from]! & 0xc0) === 0x80) from++; // not inside a UTF-8 character
+  // Not inside an escape: `\x` is 2 bytes, `\uXXXX` 6; one starting up to 5 bytes back may cover `from`.
+  for (let at = from - 1; at >= from - 5 && at > open; at--) {
+    if (!opensEscape(source, at, open)) continue;
+    const end = at + (source[at + 1] === 0x75 ? 6 : 2);
+    if (end > from) from = end;
+    break;
+  }
+  try {
+    const value: unknown = JSON.parse(`"${source.toString('utf8', from, close)}"`);
+    return typeof value === 'string' ? { text: value, partial: true } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -78,7 +78,8 @@ export class CappedText {
 
   /** The kept text and the number of bytes left out (cut on character boundaries). */
   result(): { text: string; truncatedBytes: number } {
-    if (this.head === undefined) return { text: this.parts.join(''), truncatedBytes: 0 };
+    // With a cap of 0 nothing is kept: every byte counted (count or append) was left out.
+    if (this.head === undefined) return { text: this.parts.join(''), truncatedBytes: this.cap === 0 ? this.bytes : 0 };
     const head = this.head.subarray(0, utf8HeadEnd(this.head));
     let tail = Buffer.concat(this.tail, this.tailBytes);
     if (tail.length > this.tailCap) tail = tail.subarray(tail.length - this.tailCap);

@@ -34,6 +34,16 @@ export interface CheckOptions {
   ignore?: readonly string[];
   /** Receives the summary line at the end (the binary sends it to stderr). Default: dropped. */
   summary?: (line: string) => void;
+  /**
+   * Whether this checker itself was stopped (a signal during `-f`): a stream
+   * read only in part is then not judged for its missing result.
+   */
+  interrupted?: () => boolean;
+  /**
+   * Most warnings allowed (eslint's `--max-warnings`): more than this many
+   * make the status 1, as an error would. Default: no limit (warnings never fail).
+   */
+  maxWarnings?: number;
 }
 
 interface TurnState {
@@ -92,6 +102,9 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
   let errors = 0;
   let warnings = 0;
   let files = 0;
+  /** A stream was left unread at its end because the checker was stopped. */
+  let stoppedEarly = false;
+  const tooManyWarnings = () => options.maxWarnings !== undefined && warnings > options.maxWarnings;
 
   const report = (emit: Emit, file: string, line: number, rule: string, message: string) => {
     if (ignored.has(rule)) return;
@@ -293,7 +306,9 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
       if (state.raceEnd !== undefined && !state.afterResultReported) {
         report(emit, name, state.raceEnd.line, 'result-not-last', `turn_interrupted after the result at line ${state.result!.line} (only the result ends a run)`);
       }
-      if (state.result === undefined) {
+      if (state.result === undefined && options.interrupted?.() === true) {
+        stoppedEarly = true;
+      } else if (state.result === undefined) {
         report(emit, name, state.lastLine, 'missing-result', 'the stream ended without a result event (the producer was killed or the stream was cut)');
       }
     }
@@ -320,9 +335,11 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
     },
     end() {
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-      options.summary?.(`checked ${plural(files, 'file')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`);
+      const partly = stoppedEarly ? ' (stopped before the end of the input: its result was not read)' : '';
+      const over = tooManyWarnings() ? ` (more than --max-warnings ${options.maxWarnings})` : '';
+      options.summary?.(`checked ${plural(files, 'file')}${partly}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over}`);
     },
-    status: () => (errors > 0 ? 1 : 0),
+    status: () => (errors > 0 || tooManyWarnings() ? 1 : 0),
   };
 }
 

@@ -11,6 +11,7 @@
  * twice is refused unless it is repeatable.
  */
 import minimist from 'minimist';
+import { nearest } from '../suggest.js';
 
 /** Exit statuses shared by every binary. */
 export const EXIT = Object.freeze({ OK: 0, BAD_DATA: 1, USAGE: 2, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 });
@@ -148,6 +149,13 @@ function grammarOf(own: FlagSpec): Grammar {
   return { strings, booleans, alias, negatable, repeatable: new Set(own.repeatable ?? []) };
 }
 
+/** "; did you mean '--breakdown'?" for a mistyped long option, or nothing. */
+function didYouMean(g: Grammar, raw: string): string {
+  const names = [...g.strings, ...g.booleans, ...[...g.alias.keys()].filter((name) => name.length > 1)];
+  const near = raw.length > 1 ? nearest(raw, names) : undefined;
+  return near === undefined ? '' : `; did you mean '--${near}'?`;
+}
+
 /**
  * Checks argv against the grammar; throws a {@link UsageError} for the first
  * option that is unknown, misused or repeated. Returns argv with short
@@ -182,8 +190,7 @@ function checkArgv(g: Grammar, argv: readonly string[]): string[] {
         if (eq >= 0) throw new UsageError(`option ${shown} takes no value`);
         continue;
       }
-      if (!known(raw)) throw new UsageError(`unknown option ${shown}`);
-      if (raw.length === 1) throw new UsageError(`unknown option ${shown}`);
+      if (!known(raw) || raw.length === 1) throw new UsageError(`unknown option ${shown}${didYouMean(g, raw)}`);
       const name = canonical(raw);
       if (g.booleans.has(name)) {
         if (eq >= 0) throw new UsageError(`option ${shown} takes no value`);

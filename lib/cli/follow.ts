@@ -70,13 +70,16 @@ class ChangeWaiter {
 
 /**
  * Yields the bytes of `file` as they are written, until `stop` aborts.
- * Errors other than "does not exist (yet)" are thrown.
+ * Errors other than "does not exist (yet)" are thrown. `onMissing` is told
+ * (and awaited) each time the file is found missing after being there, and
+ * at the start when it does not exist yet.
  */
-export async function* followFile(file: string, stop: AbortSignal): AsyncGenerator<Buffer> {
+export async function* followFile(file: string, stop: AbortSignal, onMissing?: () => void | Promise<void>): AsyncGenerator<Buffer> {
   const waiter = new ChangeWaiter(file);
   let handle: fs.promises.FileHandle | undefined;
   let ino = -1;
   let pos = 0;
+  let told = false;
   try {
     while (!stop.aborted) {
       if (handle === undefined) {
@@ -84,9 +87,12 @@ export async function* followFile(file: string, stop: AbortSignal): AsyncGenerat
           handle = await fs.promises.open(file, 'r');
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          if (!told) await onMissing?.();
+          told = true;
           await waiter.wait(stop);
           continue;
         }
+        told = false;
         const stat = await handle.stat();
         if (stat.isDirectory()) throw Object.assign(new Error('Is a directory'), { code: 'EISDIR' });
         ino = stat.ino;

@@ -13,6 +13,6 @@ export { BAD_STREAK, BadLineLog, judgeBadLine, type BadLinePolicy, type BadLineV
 export { runIfMain } from './main.js';
 export { isMain, onTerminatingSignals, settleProcess, SIGNAL_STATUS } from './process.js';
 export { FOLLOW_GRACE_MS, run, type RunOptions } from './run.js';
-export { describeWriteError, OutputSink, stdoutWasClosed } from './sink.js';
+export { describeWriteError, OutputSink, SideOutput, stdoutWasClosed } from './sink.js';
 export type { ToolContext, ToolIO, ToolRun, ToolSpec } from './spec.js';
 export { packageVersion } from './version.js';

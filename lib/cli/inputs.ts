@@ -187,65 +187,8 @@ export async function* inputBytes(source: AsyncIterable<Buffer>): AsyncGenerator
     yield* rest;
     return;
   }
+  // Loaded only for gzip input: plain JSONL never pays for zlib.
+  const { gunzip } = await import('./gunzip.js');
   yield* gunzip(head, rest);
 }
 
-/** Compressed bytes are fed in pieces this size, so one piece of a gzip bomb inflates to a bounded amount. */
-const GZIP_PIECE = 16 * 1024;
-
-async function* gunzip(head: Buffer, rest: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const zlib = await import('node:zlib');
-  const unzip = zlib.createGunzip();
-  const out: Buffer[] = [];
-  let failure: Error | undefined;
-  // The output is taken as zlib produces it (push), not through the readable
-  // side: a stream that fails drops what it still buffers, and a cut or
-  // damaged .gz must give everything it holds before the damage is reported.
-  let finished: (() => void) | undefined;
-  unzip.push = (chunk: unknown) => {
-    if (chunk !== null) out.push(chunk as Buffer);
-    else finished?.();
-    return true;
-  };
-  let broken: (() => void) | undefined;
-  unzip.on('error', (err: Error) => {
-    failure ??= err;
-    finished?.();
-    broken?.();
-  });
-  // A write is done at its callback plus one turn of the event loop (zlib may
-  // report an error before it pushes that write's output); the end is done
-  // when zlib pushes its end (a clean stream) or fails (a cut trailer).
-  const step = (finish: boolean, piece?: Buffer) =>
-    new Promise<void>((resolve) => {
-      if (finish) {
-        finished = resolve;
-        unzip.end();
-      } else {
-        broken = () => setImmediate(resolve);
-        unzip.write(piece, (err?: Error | null) => {
-          if (err) failure ??= err;
-          setImmediate(resolve);
-        });
-      }
-    });
-  const take = () => out.splice(0, out.length);
-  try {
-    const feed = async function* (chunk: Buffer) {
-      for (let at = 0; at < chunk.length && failure === undefined; at += GZIP_PIECE) {
-        await step(false, chunk.subarray(at, at + GZIP_PIECE));
-        yield* take();
-      }
-    };
-    yield* feed(head);
-    for await (const chunk of rest) {
-      if (failure !== undefined) break;
-      yield* feed(chunk);
-    }
-    if (failure === undefined) await step(true);
-    yield* take();
-  } finally {
-    if (failure === undefined && !unzip.writableFinished) unzip.destroy();
-  }
-  if (failure !== undefined) throw failure;
-}

@@ -76,6 +76,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     return EXIT.BAD_DATA;
   };
 
+  const state: RunState = { bad: new BadLineLog(warn), unreadable: 0, stopped: false, signal: undefined };
   let parsed: ParsedArgs;
   let toolRun: ToolRun;
   let maxLineBytes: number;
@@ -97,6 +98,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
       warn,
       stdoutIsTTY: Boolean((stdout as { isTTY?: boolean }).isTTY),
       env,
+      interrupted: () => state.signal !== undefined,
     });
   } catch (err) {
     if (err instanceof UsageError) return usageFailure(err.message);
@@ -105,7 +107,6 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     return EXIT.USAGE;
   }
 
-  const state: RunState = { bad: new BadLineLog(warn), unreadable: 0, stopped: false, signal: undefined };
   const interrupted = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (state.signal !== undefined) return;
@@ -129,6 +130,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
     onChunk: (chunk: Buffer, file: string) => void | Promise<void>,
     onStart?: (file: string) => void,
     onEnd?: (file: string, damage: string | undefined) => void | Promise<void>,
+    onWaiting?: (file: string) => Promise<void>,
   ): Promise<boolean> => {
     const entries = (names.length === 0 ? ['-'] : names).flatMap(listInputs);
     for (const entry of entries) {
@@ -154,7 +156,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         : undefined;
       const raw = follow && entry.name !== '-' ? undefined : openRaw(entry.name, stdin);
       raw?.on('error', () => {}); // surfaced through the iterator
-      const source: AsyncIterable<Buffer> = raw ?? followFile(entry.name, stop.signal);
+      const source: AsyncIterable<Buffer> = raw ?? followFile(entry.name, stop.signal, onWaiting && (() => onWaiting(file)));
       const it = inputBytes(source)[Symbol.asyncIterator]();
       const stopped = new Promise<'stop'>((resolve) => {
         if (stop.signal.aborted) resolve('stop');
@@ -179,6 +181,9 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         interrupted.signal.removeEventListener('abort', onInterrupt);
         stop.abort();
         if (raw !== undefined && entry.name !== '-') abandonRaw(raw, entry.name);
+        // A pipe that stays open (`tail -f run.jsonl | wuu-result -f`) would keep
+        // the process alive after follow mode ended the input: let go of it.
+        else if (raw !== undefined && follow && !raw.readableEnded) raw.destroy();
         void it.return?.(undefined).catch(() => undefined);
       }
       // An input that failed before giving a byte was never opened: no end-of-file handling.
@@ -224,6 +229,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
 
     const policy: BadLinePolicy = { strict, passInvalid };
     const handleBad = (file: string, line: Line, reason: string, raw: Buffer) => {
+      if (core.seeBadLine?.({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit) === true) return;
       if (core.badLine) {
         // A core that reports bad lines itself (wuu-check) gets every one of them.
         core.badLine({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit);
@@ -247,8 +253,9 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         bomPending = false;
         if (splitter.sawBom) batch.addRaw(UTF8_BOM);
       }
-      if (endAfterResult !== undefined && line.oversizeBytes === undefined && topLevelString(line.source, 'type', line.start, line.end) === 'result') {
-        endAfterResult();
+      if (endAfterResult !== undefined && line.oversizeBytes === undefined) {
+        const type = topLevelString(line.source, 'type', line.start, line.end);
+        if (type === 'result' || (type !== undefined && core.endsRun?.(type) === true)) endAfterResult();
       }
       readLine(file, line, {
         maxLineBytes,
@@ -291,6 +298,11 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
         if (!state.stopped || state.signal !== undefined) core.endFile?.(name, emit);
         await flush();
       },
+      core.waiting &&
+        (async (name) => {
+          core.waiting!(name, emit);
+          await flush();
+        }),
     );
     // A bad line under --strict stops everything; otherwise flush what is open.
     if (!(state.stopped && state.signal === undefined)) core.end?.(emit);

@@ -99,3 +99,34 @@ export function stdoutWasClosed(): boolean {
     return false;
   }
 }
+
+/**
+ * A second output named by the user (`wuu-result -o FILE`): opened and
+ * truncated at once, so a bad path is a usage error before any input is read
+ * and a stale message from an earlier run never survives; written
+ * synchronously (the message is small). A write error (`/dev/full`) is
+ * reported once as `write error: FILE: ...` and the run then exits 1, as for
+ * standard output; later writes are dropped.
+ */
+export class SideOutput {
+  private readonly fd: number;
+  /** Set once a write failed. */
+  failed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.fd = fs.openSync(name, 'w');
+  }
+
+  write(data: string | Buffer): void {
+    if (this.failed) return;
+    try {
+      fs.writeSync(this.fd, typeof data === 'string' ? Buffer.from(data) : data);
+    } catch (err) {
+      this.failed = true;
+      this.warn(`write error: ${this.name}: ${describeWriteError(err as NodeJS.ErrnoException)}`);
+    }
+  }
+}

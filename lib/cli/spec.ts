@@ -17,6 +17,12 @@ export interface ToolContext {
   /** Whether stdout is a terminal. */
   stdoutIsTTY: boolean;
   env: NodeJS.ProcessEnv;
+  /**
+   * Whether a signal (SIGINT, SIGTERM, SIGHUP) stopped the run. Cores ask at
+   * their end: input that stopped because this tool was stopped is not a
+   * killed producer, and must not be reported as one.
+   */
+  interrupted(): boolean;
 }
 
 /** What a tool's `create` returns: a core over the inputs, or its own main. */

@@ -7,7 +7,7 @@ import type { Writable } from 'node:stream';
 import { FAMILIES, KNOWN_TYPES } from '../events.js';
 import { nearest } from '../suggest.js';
 import { escapeControls } from '../text.js';
-import { COMMON_HELP, EXIT } from './args.js';
+import { COMMON_FLAGS, COMMON_HELP, EXIT } from './args.js';
 import { run, type RunOptions } from './run.js';
 import type { ToolSpec } from './spec.js';
 import { packageVersion } from './version.js';
@@ -39,12 +39,13 @@ See 'wuu-stream help TOOL' and man wuu-stream(7).
 /** Every option a tool takes, as typed: long, `--no-` forms that mean something, short. */
 export function allFlags(spec: ToolSpec): string[] {
   const flags = spec.flags ?? {};
-  const long = [...(flags.string ?? []), ...(flags.boolean ?? []), 'strict', 'pass-invalid', 'max-line-bytes', 'help', 'version'];
+  // The runner's own flags (--follow, --strict, ...) come from the one table that defines them.
+  const long = [...(flags.string ?? []), ...(flags.boolean ?? []), ...COMMON_FLAGS.string, ...COMMON_FLAGS.boolean];
   // A negated form is offered where it means something: a boolean that is on by
   // default, or a flag declared negatable (wuu-pretty's --no-color).
   const negated = [...(flags.boolean ?? []).filter((name) => flags.defaults?.[name] === true), ...(flags.negatable ?? [])].map((name) => `no-${name}`);
-  const short = Object.keys(flags.alias ?? {}).filter((a) => a.length === 1);
-  return [...new Set([...[...long, ...negated].map((f) => `--${f}`), ...short.map((f) => `-${f}`), '-h'])].sort();
+  const short = [...Object.keys(flags.alias ?? {}), ...Object.keys(COMMON_FLAGS.alias)].filter((a) => a.length === 1);
+  return [...new Set([...[...long, ...negated].map((f) => `--${f}`), ...short.map((f) => `-${f}`)])].sort();
 }
 
 /** Words worth completing as positionals, beyond file names (wuu-filter's selectors). */
@@ -126,7 +127,12 @@ _wuu_stream() {
   esac
   _wuu_stream_cands "$tool" "$prev"
   if [[ -n "$vals" ]]; then
-    COMPREPLY=( $(compgen -W "$vals" -- "$cur") )
+    # A comma list (--by day,model): complete its last item, keep the rest.
+    if [[ "$cur" == *,* ]]; then
+      COMPREPLY=( $(compgen -P "\${cur%,*}," -W "$vals" -- "\${cur##*,}") )
+    else
+      COMPREPLY=( $(compgen -W "$vals" -- "$cur") )
+    fi
     return
   fi
   COMPREPLY=( $(compgen -W "$cands" -- "$cur") $(compgen -f -- "$cur") )
@@ -172,6 +178,8 @@ _wuu_stream() {
 ${toolCases(tools, quote)}
   esac
   if (( \${#vals} > 0 )); then
+    # A comma list (--by day,model): complete its last item, keep the rest.
+    compset -P '*,'
     compadd -- $vals
     return
   fi

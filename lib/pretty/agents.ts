@@ -19,6 +19,8 @@ export class Agents {
   private readonly open = new Map<string, string>();
   private readonly names = new Map<string, string>();
   private readonly usage = new Map<string, Usage>();
+  /** Terminal status of agents already shown as ended: a repeated end is not shown again. */
+  private readonly ended = new Map<string, string>();
 
   /** A name for the thread of an agent (its task name), or the id itself. */
   label(agentId: string): string {
@@ -42,8 +44,14 @@ export class Agents {
     const usage = usageOf(e);
     if (hasUsage(usage) && (this.usage.has(id) || this.usage.size < MAX_AGENTS)) this.usage.set(id, usage);
     const terminal = type === 'subagent_completed';
-    if (terminal) this.open.delete(id);
-    else {
+    if (terminal) {
+      this.open.delete(id);
+      // The producer may repeat a terminal notification (wire reference): shown once.
+      if (this.ended.get(id) === status) return undefined;
+      if (this.ended.size >= MAX_AGENTS) this.ended.delete(this.ended.keys().next().value as string);
+      this.ended.set(id, status);
+    } else {
+      this.ended.delete(id);
       if (before === status) return undefined; // a progress update: tokens only
       if (this.open.size >= MAX_AGENTS) this.open.delete(this.open.keys().next().value as string);
       this.open.set(id, status);
@@ -68,5 +76,6 @@ export class Agents {
   reset(): void {
     this.open.clear();
     this.usage.clear();
+    this.ended.clear();
   }
 }

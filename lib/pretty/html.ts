@@ -9,7 +9,7 @@ import { commandOf, parseArguments, summarizeArguments } from './arguments.js';
 import { formatBytes, formatCount, plural } from './format.js';
 import { htmlEscape as h, htmlEscapeLine as h1 } from './escape.js';
 import { HTML_CSS } from './html-css.js';
-import type { FileChangeView, ItemView, Renderer, ResultView, RunTotals, SessionView, SubagentView, TodoView, ToolEnd, TurnEnd, TurnView } from './renderer.js';
+import { toolStatusLabel, type FileChangeView, type ItemView, type Renderer, type ResultView, type RunTotals, type SessionView, type SubagentView, type TodoView, type ToolEnd, type TurnEnd, type TurnView } from './renderer.js';
 import { cacheHit, hasUsage, promptTokens, type Usage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
@@ -31,12 +31,28 @@ export class HtmlRenderer implements Renderer {
   private inTurn = false;
   private inMessage = false;
   private workspace = '';
+  /** What names the run in the page's title, gathered before the page starts. */
+  private readonly titleParts = { thread: '', model: '', file: '' };
+  /** Header blocks (file heading, session) held until the title is known. */
+  private readonly pending: string[] = [];
 
   constructor(
     private readonly w: TextWriter,
     private readonly o: HtmlOptions,
   ) {}
 
+  /** The page title: the run's thread id, model and input file, when known. */
+  private title(): string {
+    const { thread, model, file } = this.titleParts;
+    const parts = [thread === '' ? 'wuu run' : `wuu run ${thread}`, model, file].filter((p) => p !== '');
+    return parts.length === 1 && thread === '' ? 'wuu run transcript' : parts.join(' · ');
+  }
+
+  /**
+   * Starts the page. The head is written when the first block that is not
+   * a header comes (the thread line, usually the second event), so the title
+   * can name the run; header blocks wait in `pending` until then.
+   */
   private open(): void {
     if (this.started) return;
     this.started = true;
@@ -45,8 +61,21 @@ export class HtmlRenderer implements Renderer {
         `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">\n` +
         `<meta name="referrer" content="no-referrer">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
         `<meta name="color-scheme" content="light dark">\n<meta name="generator" content="wuu-pretty">\n` +
-        `<title>wuu run transcript</title>\n<style>${HTML_CSS}</style>\n</head>\n<body>\n<main>\n`,
+        `<title>${h1(this.title())}</title>\n<style>${HTML_CSS}</style>\n</head>\n<body>\n<main>\n`,
     );
+    for (const html of this.pending.splice(0)) this.w.write(`${html}\n`);
+  }
+
+  /** A header block: written now, or held until the page starts. */
+  private header(html: string): void {
+    if (this.started) this.block(html);
+    else this.pending.push(html);
+  }
+
+  input(name: string): void {
+    // The first named file names the page; stdin does not.
+    if (this.started || this.titleParts.file !== '' || name === '-' || name.startsWith('<')) return;
+    this.titleParts.file = name.slice(name.lastIndexOf('/') + 1);
   }
 
   /** Writes a block of markup, closing an open message first. */
@@ -72,7 +101,7 @@ export class HtmlRenderer implements Renderer {
 
   fileHeading(name: string): void {
     this.closeTurn();
-    this.block(`<h1 class="file">${h1(name)}</h1>`);
+    this.header(`<h1 class="file">${h1(name)}</h1>`);
   }
 
   session(s: SessionView): void {
@@ -81,10 +110,12 @@ export class HtmlRenderer implements Renderer {
     if (s.workspace !== '') rows.push(`<dt>Workspace</dt><dd><code>${h1(s.workspace)}</code></dd>`);
     if (s.permissions.length > 0) rows.push(`<dt>Permissions</dt><dd>${h1(s.permissions.map(([k, v]) => `${k}=${v}`).join(', '))}</dd>`);
     if (s.more.length > 0) rows.push(`<dt>Session</dt><dd>${h1(s.more.join(', '))}</dd>`);
-    this.block(`<header class="session"><h1>wuu run: ${h1(s.model)}</h1><dl class="session">${rows.join('')}</dl></header>`);
+    if (!this.started && this.titleParts.model === '') this.titleParts.model = s.model;
+    this.header(`<header class="session"><h1>wuu run: ${h1(s.model)}</h1><dl class="session">${rows.join('')}</dl></header>`);
   }
 
   thread(verb: string, id: string, cwd: string): void {
+    if (!this.started && this.titleParts.thread === '') this.titleParts.thread = id;
     const where = cwd !== '' && cwd !== this.workspace ? ` in <code>${h1(cwd)}</code>` : '';
     this.block(`<p class="thread">Thread <code>${h1(id) || '?'}</code> ${h1(verb)}${where}</p>`);
   }
@@ -148,7 +179,7 @@ export class HtmlRenderer implements Renderer {
     if (end.status === 'removed') status = '<span class="status warn">withdrawn</span>';
     else if (end.status === 'open') status = `<span class="status warn">${h1(end.reason)}</span>`;
     else if (end.ok) status = `<span class="status ok">✓ ${h1(end.status)}</span>`;
-    else status = `<span class="status bad">✗ ${h1(end.status || 'unknown status')}</span>`;
+    else status = `<span class="status bad">✗ ${h1(toolStatusLabel(end))}</span>`;
     const tag = item.child ? `<span class="tag">${h1(item.agent)} (sub-agent)</span> ` : '';
     const parts = [
       `<div class="tool ${kind}${item.child ? ' child' : ''}">`,
@@ -246,11 +277,12 @@ export class HtmlRenderer implements Renderer {
     this.block(parts.join('\n'));
   }
 
-  cut(totals: RunTotals): void {
+  cut(totals: RunTotals, stopped = false): void {
     this.closeTurn();
-    this.block(
-      `<section class="result"><h2 class="bad">✗ No result: the run was cut</h2><p class="note">The input ended without a <code>result</code> event.</p>\n${this.totals(totals, '')}</section>`,
-    );
+    const [title, note] = stopped
+      ? ['■ Stopped reading: no result yet', 'The viewer was stopped before the run’s <code>result</code>.']
+      : ['✗ No result: the run was cut', 'The input ended without a <code>result</code> event.'];
+    this.block(`<section class="result"><h2 class="bad">${title}</h2><p class="note">${note}</p>\n${this.totals(totals, '')}</section>`);
   }
 
   other(text: string): void {

@@ -8,7 +8,7 @@ import { commandOf, summarizeArguments } from './arguments.js';
 import { escapeControls } from '../text.js';
 import { clip, firstLineMarked, formatBytes, plural } from './format.js';
 import { htmlEscapeLine, mdCode, mdEscape, mdFenced, mdParagraphs, MdTextEscaper } from './escape.js';
-import type { FileChangeView, ItemView, Renderer, ResultView, RunTotals, SessionView, SubagentView, TodoView, ToolEnd, TurnEnd, TurnView } from './renderer.js';
+import { toolStatusLabel, type FileChangeView, type ItemView, type Renderer, type ResultView, type RunTotals, type SessionView, type SubagentView, type TodoView, type ToolEnd, type TurnEnd, type TurnView } from './renderer.js';
 import { describeUsage, hasUsage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
@@ -133,7 +133,7 @@ export class MarkdownRenderer implements Renderer {
       this.block(`${tag}${mdFenced(lines.length === 0 ? call : `${call}\n${lines.join('\n')}`, info)}`, 'code');
     }
     if (end.status === 'open') this.block(`*${mdEscape(end.reason)}*`);
-    else if (!end.ok) this.statusWithError(`✗ ${end.status || 'unknown status'}`, end.error);
+    else if (!end.ok) this.statusWithError(`✗ ${toolStatusLabel(end)}`, end.error);
   }
 
   /** `**✗ failed:** error`; a multi-line error is fenced whole, never cut. */
@@ -235,10 +235,11 @@ export class MarkdownRenderer implements Renderer {
     }
   }
 
-  cut(totals: RunTotals): void {
-    this.block('## ✗ No result: the run was cut', 'heading');
+  cut(totals: RunTotals, stopped = false): void {
+    this.block(stopped ? '## ■ Stopped reading: no result yet' : '## ✗ No result: the run was cut', 'heading');
     const seen = `${plural(totals.turns, 'turn')}${hasUsage(totals.usage) ? ` · ${describeUsage(totals.usage)}` : ''}`;
-    this.block(`*The input ended without a \`result\` event; seen: ${mdEscape(seen)}.*`);
+    const why = stopped ? "The viewer was stopped before the run's `result`" : 'The input ended without a `result` event';
+    this.block(`*${why}; seen: ${mdEscape(seen)}.*`);
   }
 
   other(text: string): void {

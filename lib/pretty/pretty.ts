@@ -34,6 +34,8 @@ export interface PrettyOptions {
   verbose?: boolean;
   /** Print a heading per input file (for several inputs). */
   showFileNames?: boolean;
+  /** Whether the viewer itself was stopped (a signal during `-f`): an open run is then not called cut. */
+  interrupted?: () => boolean;
   /** Lines shown from the start of a folded output (terminal). Default 3. */
   headLines?: number;
   /** Lines shown from the end of a folded output (terminal). Default 3. */
@@ -44,6 +46,11 @@ export interface PrettyOptions {
    * elapsed times by arrival (`now`, default Date.now). Terminal text only.
    */
   live?: { write: (text: string) => void; now?: () => number; intervalMs?: number };
+  /**
+   * Where a Markdown or HTML view sends what is not part of the document
+   * (follow mode waiting for a file); the terminal view shows it in place.
+   */
+  notice?: (message: string) => void;
 }
 
 /** `--color` values. */
@@ -80,11 +87,12 @@ export function createPretty(options: PrettyOptions = {}): Core {
   const now = live?.now ?? Date.now;
   const writer = new TextWriter();
   let renderer: Renderer;
+  let terminal: TerminalRenderer | undefined;
   if (html) renderer = new HtmlRenderer(writer, { full, foldLines: DOC_FOLD_LINES });
   else if (md) renderer = new MarkdownRenderer(writer, { width, full, foldLines: DOC_FOLD_LINES });
   else {
     const liveOptions = live === undefined ? undefined : { write: live.write, now, intervalMs: live.intervalMs };
-    renderer = new TerminalRenderer(writer, { color: options.color === true, width, full, live: liveOptions });
+    renderer = terminal = new TerminalRenderer(writer, { color: options.color === true, width, full, live: liveOptions });
   }
   const state = new PrettyState(renderer, {
     headLines: full ? Number.POSITIVE_INFINITY : doc ? 40 : Math.max(0, options.headLines ?? 3),
@@ -106,9 +114,14 @@ export function createPretty(options: PrettyOptions = {}): Core {
       writer.emit = emit;
       state.invalid(raw);
     },
+    waiting(file, emit) {
+      writer.emit = emit;
+      if (terminal) terminal.waiting(file);
+      else options.notice?.(`waiting for ${file} to appear`);
+    },
     endFile(_file, emit) {
       writer.emit = emit;
-      state.endFile();
+      state.endFile(options.interrupted?.() === true);
     },
     end(emit) {
       writer.emit = emit;

@@ -53,7 +53,10 @@ export interface TurnEnd {
 export interface ToolEnd {
   /** The tool's status, or `removed` (withdrawn) or `open` (never completed). */
   status: string;
+  /** False for a failed status, and for a bash call whose output ends in a non-zero `Exit code N`. */
   ok: boolean;
+  /** A bash call's exit code from its output's trailer (lib/exit-code.ts); null when unknown or not bash. */
+  exitCode: number | null;
   error: string;
   view: Folded;
   /** Why an open call is shown as such. */
@@ -131,6 +134,8 @@ export interface ResultView extends RunTotals {
 
 /** The output side of the state: one method per thing to show. */
 export interface Renderer {
+  /** The input file the next events come from (every input, headings or not). */
+  input?(name: string): void;
   fileHeading(name: string): void;
   session(s: SessionView): void;
   thread(verb: string, id: string, cwd: string): void;
@@ -151,11 +156,21 @@ export interface Renderer {
   turnEnd(turn: TurnView, end: TurnEnd): void;
   error(message: string, retrying: boolean): void;
   result(r: ResultView): void;
-  cut(totals: RunTotals): void;
+  /**
+   * A run without its result at the end of the input: cut (the producer was
+   * killed), or `stopped` (this viewer was stopped by a signal; the run may go on).
+   */
+  cut(totals: RunTotals, stopped?: boolean): void;
   other(text: string): void;
   invalid(preview: string): void;
   /** End of one input file. */
   endFile(): void;
   /** End of all input. */
   end(): void;
+}
+
+/** What a finished call's status line says: `failed (exit code N)` for a failed command, else its status. */
+export function toolStatusLabel(end: Pick<ToolEnd, 'status' | 'exitCode'>): string {
+  if (end.exitCode !== null && end.exitCode !== 0) return `failed (exit code ${end.exitCode})`;
+  return end.status || 'unknown status';
 }

@@ -16,6 +16,8 @@ import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../
 import { num, str } from './format.js';
 import { scanProducerDelta } from './delta-scan.js';
 import { OutputFold } from './fold.js';
+import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
+import { FILE_RESULT_CAP, fileResultView, isFileTool } from './file-result.js';
 import { Agents, OK_STATUSES } from './agents.js';
 import type { ItemView, Renderer, RunTotals, TurnHow, TurnView } from './renderer.js';
 import { addUsage, usageOf, zeroUsage, type Usage } from './token-usage.js';
@@ -50,6 +52,10 @@ interface Turn extends TurnView {
 
 interface Item extends ItemView {
   source: 'tool' | 'command' | undefined;
+  /** The end of the output, for a bash call's exit code. */
+  trailer: OutputTrailer;
+  /** A file tool's whole result while it fits FILE_RESULT_CAP (read as JSON at the end). */
+  raw: string | undefined;
 }
 
 type Fields = Record<string, unknown>;
@@ -69,6 +75,7 @@ export class PrettyState {
   private readonly closed = new Set<string>();
   private readonly agents = new Agents();
   private currentFile: string | undefined;
+  private workspace = '';
 
   constructor(
     private readonly r: Renderer,
@@ -83,9 +90,10 @@ export class PrettyState {
 
   /** Handles one event. */
   push(rec: EventRecord): void {
-    if (this.o.showFileNames && rec.file !== this.currentFile) {
+    if (rec.file !== this.currentFile) {
       this.currentFile = rec.file;
-      this.r.fileHeading(rec.file);
+      this.r.input?.(rec.file);
+      if (this.o.showFileNames) this.r.fileHeading(rec.file);
     }
     const type = rec.type;
     if (!this.o.verbose && DIAGNOSTIC_TYPES.has(type)) return;
@@ -294,9 +302,12 @@ export class PrettyState {
       child: turn.child,
       agent: turn.agent,
       startedAt: this.o.now(),
-      fold: new OutputFold(this.o.headLines, this.o.tailLines, this.o.lineCap),
+      fold: this.newFold(),
       source: undefined,
+      trailer: new OutputTrailer(),
+      raw: undefined,
     };
+    if (isFileTool(item.name)) item.raw = '';
     this.items.set(key, item);
     this.closed.delete(key);
     if (announce) this.r.toolStart(item);
@@ -313,6 +324,8 @@ export class PrettyState {
     const delta = str(e.delta);
     if (delta === '') return;
     item.fold.write(delta);
+    item.trailer.append(delta);
+    if (item.raw !== undefined) item.raw = item.raw.length + delta.length > FILE_RESULT_CAP ? undefined : item.raw + delta;
     this.r.toolOutput(item);
   }
 
@@ -339,7 +352,19 @@ export class PrettyState {
     if (this.closed.size > MAX_CLOSED_IDS) this.closed.delete(this.closed.values().next().value as string);
     const reason = status === 'open' ? (this.runActive ? 'no completion (turn ended)' : 'no completion (the run was cut)') : '';
     const elapsedMs = this.o.timing ? this.o.now() - item.startedAt : undefined;
-    this.r.toolEnd(item, { status, ok: OK_STATUSES.has(status), error, view: item.fold.finish(), reason, elapsedMs });
+    // A failed command is a `completed` item: its exit code is in the output's trailer.
+    const exitCode = isShellTool(item.name) && status !== 'removed' ? exitCodeOf(item.trailer, status === 'open' ? 'incomplete' : status) : null;
+    const ok = OK_STATUSES.has(status) && (exitCode === null || exitCode === 0);
+    const file = item.raw === undefined || item.raw === '' ? undefined : fileResultView(item.name, item.raw, () => this.newFold(), (p) => this.showPath(p));
+    this.r.toolEnd(item, { status, ok, exitCode, error, view: file ?? item.fold.finish(), reason, elapsedMs });
+  }
+
+  private newFold(): OutputFold {
+    return new OutputFold(this.o.headLines, this.o.tailLines, this.o.lineCap);
+  }
+
+  private showPath(path: string): string {
+    return this.workspace !== '' && path.startsWith(`${this.workspace}/`) ? path.slice(this.workspace.length + 1) : path;
   }
 
   // ---- files, subagents, todo
@@ -365,7 +390,9 @@ export class PrettyState {
   // ---- session, result, others
 
   private onSession(e: Fields): void {
-    this.r.session(sessionView(e, this.o.verbose));
+    const view = sessionView(e, this.o.verbose);
+    this.workspace = view.workspace;
+    this.r.session(view);
   }
 
   private totalsView(): RunTotals {
@@ -423,18 +450,18 @@ export class PrettyState {
   }
 
   /** Ends a run that had no result: open turns and calls are shown as cut. */
-  private cutRun(): void {
+  private cutRun(stopped = false): void {
     this.runActive = false; // so open items say the run was cut
     this.closeAll('cut');
-    this.r.cut(this.totalsView());
+    this.r.cut(this.totalsView(), stopped);
     this.resetRun();
     this.threads.reset();
     this.lastRoot = '';
   }
 
   /** End of one input: a run without result was cut. */
-  endFile(): void {
-    if (this.runActive) this.cutRun();
+  endFile(stopped = false): void {
+    if (this.runActive) this.cutRun(stopped);
     this.threads.reset();
     this.lastRoot = '';
     this.r.endFile();

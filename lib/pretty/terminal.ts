@@ -10,7 +10,8 @@ import { displayWidth, escapeControls, escapeControlsKeepNewlines } from '../tex
 import { commandOf, summarizeArguments } from './arguments.js';
 import { clip, expandTabs, firstLineMarked, formatDuration, plural } from './format.js';
 import { LiveStatus, type LiveOptions } from './live.js';
-import type { FileChangeView, ItemView, Renderer, ResultView, RunTotals, SessionView, SubagentView, TodoView, ToolEnd, TurnEnd, TurnView } from './renderer.js';
+import { isFileTool } from './file-result.js';
+import { toolStatusLabel, type FileChangeView, type ItemView, type Renderer, type ResultView, type RunTotals, type SessionView, type SubagentView, type TodoView, type ToolEnd, type TurnEnd, type TurnView } from './renderer.js';
 import { describeUsage, hasUsage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
@@ -24,6 +25,13 @@ export interface TerminalOptions {
 }
 
 type Styler = (text: string) => string;
+
+/**
+ * Shortest elapsed time shown. Times are measured by arrival: a stream read
+ * from a file or a fast pipe arrives at once, and "0.0s" after every call
+ * says nothing.
+ */
+export const MEANINGFUL_MS = 100;
 
 /** Renders for a terminal; see the module comment. */
 export class TerminalRenderer implements Renderer {
@@ -99,8 +107,14 @@ export class TerminalRenderer implements Renderer {
     return child ? displayWidth(`[${escapeControls(agent)}] `) : 0;
   }
 
+  /** ` · 1.2s`, or '' when the time is unknown or too short to mean anything (a replayed file). */
   private elapsed(ms: number | undefined): string {
-    return ms === undefined ? '' : ` · ${formatDuration(ms)}`;
+    return ms === undefined || ms < MEANINGFUL_MS ? '' : ` · ${formatDuration(ms)}`;
+  }
+
+  /** Follow mode, the input does not exist yet: say so rather than show an empty screen. */
+  waiting(file: string): void {
+    this.lines([this.dim(`· waiting for ${this.clipTo(escapeControls(file), this.width - 30)} to appear (following it)`)]);
   }
 
   fileHeading(name: string): void {
@@ -185,7 +199,8 @@ export class TerminalRenderer implements Renderer {
   }
 
   toolOutput(item: ItemView): void {
-    if (!this.live || this.lastAnnounced !== item) return;
+    // A file tool's result is shown at its end, read whole (file-result.ts), not as raw lines.
+    if (!this.live || this.lastAnnounced !== item || isFileTool(item.name)) return;
     // Live: the head lines are shown as they arrive, under the call line.
     const shown = this.liveShown.get(item.key) ?? 0;
     const view = item.fold.peekHead();
@@ -207,13 +222,15 @@ export class TerminalRenderer implements Renderer {
     if (view.hidden > 0) shown.push(this.dim(`  │ … ${plural(view.hidden, 'more line')}`));
     for (const l of view.tail) shown.push(this.outputLine(l));
     const time = this.elapsed(end.elapsedMs);
-    const status = escapeControls(end.status);
+    const status = escapeControls(toolStatusLabel(end));
     if (end.status === 'removed') shown.push(this.dim(`  └ withdrawn${time}`));
     else if (end.status === 'open') shown.push(this.yellow(`  └ ${end.reason}`));
     else if (end.ok) shown.push(`  └ ${this.green('✓')} ${this.dim(`${status}${time}`)}`);
     else {
-      const error = end.error.trim() === '' ? '' : this.errorText(end.error, Math.max(10, this.width - 8 - displayWidth(status)));
-      shown.push(this.red(`  └ ✗ ${status || 'unknown status'}${error === '' ? '' : `: ${error}`}`) + this.dim(time));
+      // `  └ ✗ STATUS: ERROR · TIME` within the width: the error is clipped to what is left.
+      const room = this.width - displayWidth(`  └ ✗ ${status}: `) - displayWidth(time);
+      const error = end.error.trim() === '' ? '' : this.errorText(end.error, Math.max(10, room));
+      shown.push(this.red(`  └ ✗ ${status}${error === '' ? '' : `: ${error}`}`) + this.dim(time));
     }
     this.lines(shown);
   }
@@ -287,7 +304,7 @@ export class TerminalRenderer implements Renderer {
     const parts: string[] = [];
     if (end.usage && hasUsage(end.usage)) parts.push(describeUsage(end.usage));
     if (end.autoContinues) parts.push('auto-continues');
-    if (end.elapsedMs !== undefined) parts.push(formatDuration(end.elapsedMs));
+    if (end.elapsedMs !== undefined && end.elapsedMs >= MEANINGFUL_MS) parts.push(formatDuration(end.elapsedMs));
     const tail = parts.length > 0 ? ` · ${parts.join(' · ')}` : '';
     const detail = end.detail.trim() === '' ? '' : `: ${this.errorText(end.detail, this.width)}`;
     if (turn.child) {
@@ -333,11 +350,12 @@ export class TerminalRenderer implements Renderer {
     this.lines(rows);
   }
 
-  cut(totals: RunTotals): void {
+  cut(totals: RunTotals, stopped = false): void {
     this.live?.clear();
     this.w.blankLine();
     const seen = `${plural(totals.turns, 'turn')}${hasUsage(totals.usage) ? ` · ${describeUsage(totals.usage)}` : ''}`;
-    this.lines([this.rule('✗ no result: the run was cut', this.paint('1;33')), this.dim(`the input ended without a result event; seen: ${seen}`)]);
+    if (stopped) this.lines([this.rule('■ stopped reading: no result yet', this.paint('1;33')), this.dim(`the viewer was stopped before the run's result; seen: ${seen}`)]);
+    else this.lines([this.rule('✗ no result: the run was cut', this.paint('1;33')), this.dim(`the input ended without a result event; seen: ${seen}`)]);
   }
 
   other(text: string): void {

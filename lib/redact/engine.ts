@@ -14,7 +14,7 @@ import { DEFAULT_SALT, Placeholders } from './placeholders.js';
 import { caseless, escapeRegex, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
 import { isSharedHome, isUserName } from './users.js';
-import { isConfigValue } from './values.js';
+import { accept } from './verdict.js';
 import { View } from './view.js';
 
 /** `\\uXXXX` or `\\/`: escapes that could spell a marker. */
@@ -171,9 +171,11 @@ export class Redactor {
 
   /**
    * Calls `onMatch` for each match of the anchored rules from `from` on, left
-   * to right; stops when it returns false.
+   * to right; stops when it returns false. `null` means the match was
+   * rejected (by the verdict): the scan goes on as if it had not matched, so a
+   * rule that starts inside it (a provider token after a refused key) is tried.
    */
-  scan(text: string, from: number, onMatch: (m: Match, rule: Compiled) => boolean): void {
+  scan(text: string, from: number, onMatch: (m: Match, rule: Compiled) => boolean | null): void {
     const built = this.compiled();
     // Every (position, rule) worth trying, in text order then rule order; a
     // typed array grows by doubling (no spread, no per-hit objects).
@@ -220,7 +222,9 @@ export class Redactor {
       const rule = built.rules[attempt % 4096]!;
       const found = rule.exec(text, at);
       if (found === null || found.end === found.start) continue;
-      if (!onMatch(found, rule)) return;
+      const taken = onMatch(found, rule);
+      if (taken === false) return;
+      if (taken === null) continue;
       // Only the secret group is replaced: text the match merely required after it is scanned again.
       next = found.secret ? Math.max(found.secret[1], at + 1) : found.end;
     }
@@ -263,7 +267,15 @@ export class Redactor {
       for (let p: RegExpExecArray | null; (p = re.exec(input)) !== null; ) guards.push(p.index, p.index + p[0].length);
     }
     let guard = 0;
-    const add = (m: Match, rule: Compiled, inner = false) => {
+    /** Records a match; false when it is refused (starts inside a placeholder, or the verdict refuses it). */
+    const add = (m: Match, rule: Compiled, inner = false): boolean => {
+      // The verdict (./verdict.ts), asked before anything is recorded: placeholders,
+      // examples, references and low-entropy values are kept, and the scan goes on inside them.
+      if (rule.kind === 'secret') {
+        const value = m.secret ? input.slice(m.secret[0], m.secret[1]) : input.slice(m.lead ?? m.start, m.end);
+        const key = m.secret ? input.slice(m.start, m.secret[0]) : undefined;
+        if (!accept({ rule: rule.name, value, keyed: rule.keepSettings === true, key })) return false;
+      }
       if (!inner && m.secret && m.secret[0] > Math.max(m.start, last)) {
         // Only the secret group is replaced: what the match holds before it (a
         // user name, a path) is scanned by the other rules too, as a second pass would.
@@ -277,18 +289,17 @@ export class Redactor {
       let end = m.end;
       if (m.secret) [start, end] = m.secret;
       if (m.lead !== undefined) {
-        if (m.lead < last) return; // its local part was taken by an earlier finding (user:pass@host)
+        if (m.lead < last) return false; // its local part was taken by an earlier finding (user:pass@host)
         start = Math.min(start, m.lead);
       }
       if (start < last) start = last;
       while (guard < guards.length && guards[guard + 1]! <= start) guard += 2;
       if (guard < guards.length) {
-        if (guards[guard]! <= start) return; // starts inside a placeholder
+        if (guards[guard]! <= start) return false; // starts inside a placeholder
         if (guards[guard]! < end) end = guards[guard]!; // stops before the next one
       }
-      if (end <= start) return;
+      if (end <= start) return false;
       let key = input.slice(start, end);
-      if (rule.keepSettings && isConfigValue(key)) return;
       if (rule.kind === 'home') {
         if (m.name !== undefined) {
           this.learnUser(m.name);
@@ -298,12 +309,10 @@ export class Redactor {
       spans.push({ start, end, text: this.placeholder(rule.kind as RuleKind, rule.name, key), rule: rule.name });
       hits.push(rule.name);
       last = end;
+      return true;
     };
     // Matches may start in the context before `from` (a key there, its value after it).
-    this.scan(input, 0, (m, rule) => {
-      if (rule.kind !== 'skip') add(m, rule);
-      return true;
-    });
+    this.scan(input, 0, (m, rule) => (rule.kind === 'skip' || add(m, rule) ? true : null));
     if (built.unanchored.length === 0) return spans;
     // Rules without markers: everywhere, except inside placeholders and earlier spans.
     const taken: Array<[number, number]> = spans.map((s) => [s.start, s.end]);

@@ -95,11 +95,32 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     max: 255,
   }),
   token('gitlab-token', {
-    description: 'GitLab tokens (glpat-, gloas-, gldt-, glrt-, glcbt-, glptt-, glft-, glimt-, glagent-, glsoat-, glffct-), routable ones with their .suffix',
-    prefixes: ['glpat-', 'gloas-', 'gldt-', 'glrt-', 'glcbt-', 'glptt-', 'glft-', 'glimt-', 'glagent-', 'glsoat-', 'glffct-'],
-    body: `[${URLSAFE}]{16,300}(?:\\.[0-9a-z]{2,16})?`,
+    description: 'GitLab tokens of 20 characters or more (glpat-, gldt-, glrt-, glcbt-, glft-, glsoat-, glffct-), routable ones with their .suffix',
+    prefixes: ['glpat-', 'gldt-', 'glrt-', 'glcbt-', 'glft-', 'glsoat-', 'glffct-'],
+    body: `[${URLSAFE}]{20,300}(?:\\.[0-9a-z]{2,16})?`,
     alphabet: `${URLSAFE}.`,
     max: 320,
+  }),
+  token('gitlab-token', {
+    description: 'GitLab incoming-mail tokens (glimt- + 25)',
+    prefixes: ['glimt-'],
+    body: `[${URLSAFE}]{25,64}`,
+    alphabet: URLSAFE,
+    max: 64,
+  }),
+  token('gitlab-token', {
+    description: 'GitLab pipeline trigger tokens (glptt- + 40 hex)',
+    prefixes: ['glptt-'],
+    body: `[a-fA-F0-9]{40,64}${END}`,
+    alphabet: 'a-fA-F0-9',
+    max: 64,
+  }),
+  token('gitlab-token', {
+    description: 'GitLab agent tokens (glagent- + 50) and OAuth application secrets (gloas- + 64)',
+    prefixes: ['glagent-', 'gloas-'],
+    body: `[${URLSAFE}]{50,128}`,
+    alphabet: URLSAFE,
+    max: 128,
   }),
   token('gitlab-token', {
     description: 'GitLab runner registration tokens (GR1348941...)',
@@ -134,12 +155,20 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   // --- Chat and collaboration -------------------------------------------
   token('slack-token', {
     description: 'Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxo-, xoxe-, xoxe.xoxp-, xapp-)',
-    prefixes: ['xoxb-', 'xoxp-', 'xoxs-', 'xoxo-', 'xoxe-', 'xapp-'],
-    // These continue with a numeric team, app or version id.
-    body: '[0-9]{1,16}-[A-Za-z0-9-]{6,255}',
+    prefixes: ['xoxb-', 'xoxp-', 'xoxe-', 'xapp-'],
+    // These continue with a numeric team, app or version id (bot and user
+    // tokens: 8 digits or more; app tokens: a 1-digit version).
+    body: '(?:[0-9]{8,16}|[0-9]-[A-Z0-9]{6,16})-[A-Za-z0-9-]{8,255}',
     edge: `(?<![A-Za-z0-9.])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: 'A-Za-z0-9-',
     max: 255,
+  }),
+  token('slack-token', {
+    description: 'Slack legacy tokens (xoxs-, xoxo-: numeric ids and a hex tail)',
+    prefixes: ['xoxs-', 'xoxo-'],
+    body: '[0-9]{1,16}-[A-Za-z0-9-]{6,255}',
+    alphabet: 'A-Za-z0-9-',
+    max: 272,
   }),
   token('slack-token', {
     description: 'Slack legacy workspace and refresh tokens (xoxa-, xoxr-)',
@@ -168,8 +197,16 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     description: 'Microsoft Teams incoming webhooks (*.webhook.office.com/webhookb2/...)',
     pattern: `\\.webhook\\.office\\.com/webhookb2/(?<secret>[A-Za-z0-9@/_.-]{20,512})`,
     markers: ['.webhook.office.com/'],
-    // No partial: its anchor starts with `.`, and holding back every
-    // sentence's final dot would delay most messages.
+    // The partial is anchored on `webhook.` (not on the leading dot: holding
+    // back every sentence's final dot would delay most messages).
+    partialAnchors: ['webhook.'],
+    partial: `webhook(?:\\.(?:${prefixPattern(['office.com/webhookb2/'])}|office\\.com/webhookb2/[A-Za-z0-9@/_.-]{0,512}))?`,
+  },
+  {
+    name: 'teams-webhook',
+    description: 'Microsoft Teams workflow webhooks (*.logic.azure.com/workflows/...?...&sig=...)',
+    pattern: `\\.logic\\.azure\\.com(?::443)?/workflows/[A-Za-z0-9]{16,64}/triggers/[A-Za-z0-9_/?=&%.-]{0,400}sig=(?<secret>[A-Za-z0-9_%-]{20,128})`,
+    markers: ['.logic.azure.com'],
   },
   {
     name: 'discord-webhook',
@@ -213,11 +250,11 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     max: 1026,
   }),
   token('grafana-token', {
-    description: 'Grafana service account tokens (glsa_ + 32 base62 + _ + 8 hex)',
+    description: 'Grafana service account tokens (glsa_ + 32 base62 + _ + 8 hex, or longer)',
     prefixes: ['glsa_'],
-    body: '[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}',
+    body: '[A-Za-z0-9_]{32,80}',
     alphabet: 'A-Za-z0-9_',
-    max: 41,
+    max: 80,
   }),
   token('postman-key', {
     description: 'Postman API keys (PMAK-)',
@@ -258,11 +295,11 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     max: 8210,
   }),
   token('google-api-key', {
-    description: 'Google API keys (AIza...)',
+    description: 'Google API keys (AIza + 35)',
     prefixes: ['AIza'],
-    body: `[${URLSAFE}]{30,64}`,
+    body: `[${URLSAFE}]{35}(?![${URLSAFE}])`,
     alphabet: URLSAFE,
-    max: 64,
+    max: 35,
   }),
   token('google-oauth-token', {
     description: 'Google OAuth access tokens (ya29.)',
@@ -274,9 +311,11 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'azure-client-secret',
     description: 'Azure AD (Entra) client secrets (3 characters, a digit, Q~, 31-34 more)',
-    pattern: `(?<![A-Za-z0-9_~.-])${NOT_AFTER_PLACEHOLDER}[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}`,
+    pattern: `(?<![A-Za-z0-9_~.-])${NOT_AFTER_PLACEHOLDER}[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
     markers: ['Q~'],
     reach: 4,
+    // The partial starts 4 characters before its anchor (`Q~`, or a piece ending in `Q`).
+    partialReach: 4,
     partial: `(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}[0-9]Q(?:~[A-Za-z0-9_~.-]{0,34})?`,
   },
   token('digitalocean-token', {
@@ -536,12 +575,202 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     max: 200,
   }),
 
+  // --- Prefixed tokens of services found by trufflehog's and gitleaks' keywords
+  token('intra42-secret', {
+    description: '42 intra OAuth client secrets (s-s4t2ud-, s-s4t2af- + 64 hex)',
+    prefixes: ['s-s4t2ud-', 's-s4t2af-'],
+    body: `[a-fA-F0-9]{64}${END}`,
+    alphabet: 'a-fA-F0-9',
+    max: 64,
+  }),
+  token('adobe-client-secret', {
+    description: 'Adobe I/O client secrets (p8e- + 32 letters and digits)',
+    prefixes: ['p8e-'],
+    body: `[A-Za-z0-9]{32}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 32,
+  }),
+  {
+    name: 'maxmind-key',
+    description: 'MaxMind license keys (6 + _ + 29 letters and digits + _mmk)',
+    pattern: `(?<![A-Za-z0-9_])${NOT_AFTER_PLACEHOLDER}[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk${END}`,
+    markers: ['_mmk'],
+    reach: 36,
+    // The marker ends the key: a piece that ends inside one has no anchor yet.
+    partialAnchors: [],
+    // A piece ending in a 6-character word is held back until the next piece says whether `_` follows.
+    partial: `(?<![A-Za-z0-9_])[A-Za-z0-9]{6}(?:_[A-Za-z0-9]{0,29}(?:_(?:m(?:mk?)?)?)?)?`,
+  },
+  token('buildkite-token', {
+    description: 'Buildkite API access tokens (bkua_)',
+    prefixes: ['bkua_'],
+    body: `[A-Za-z0-9]{30,64}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 64,
+  }),
+  token('circleci-token', {
+    description: 'CircleCI personal and project API tokens (CCIPAT_, CCIPRJ_)',
+    prefixes: ['CCIPAT_', 'CCIPRJ_'],
+    body: `[A-Za-z0-9]{16,40}_[a-f0-9]{40}${END}`,
+    alphabet: 'A-Za-z0-9_',
+    max: 90,
+  }),
+  token('bitbucket-token', {
+    description: 'Bitbucket Data Center HTTP access tokens (BBDC-)',
+    prefixes: ['BBDC-'],
+    body: `[A-Za-z0-9+/]{40,60}${END}`,
+    alphabet: 'A-Za-z0-9+/',
+    max: 60,
+  }),
+  token('langsmith-key', {
+    description: 'LangSmith API keys (lsv2_pt_, lsv2_sk_ + 32 hex + _ + 10 hex)',
+    prefixes: ['lsv2_pt_', 'lsv2_sk_'],
+    body: `[a-f0-9]{32}_[a-f0-9]{10}${END}`,
+    alphabet: 'a-f0-9_',
+    max: 43,
+  }),
+  token('langfuse-key', {
+    description: 'Langfuse secret and public keys (sk-lf-, pk-lf- + UUID)',
+    prefixes: ['sk-lf-', 'pk-lf-'],
+    body: `[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}${END}`,
+    alphabet: 'a-f0-9-',
+    max: 36,
+  }),
+  token('nvidia-key', {
+    description: 'NVIDIA API keys (nvapi-)',
+    prefixes: ['nvapi-'],
+    body: `[${URLSAFE}]{40,80}`,
+    alphabet: URLSAFE,
+    max: 80,
+  }),
+  token('xai-key', {
+    description: 'xAI API keys (xai- + 80 letters and digits)',
+    prefixes: ['xai-'],
+    body: `[A-Za-z0-9]{70,100}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 100,
+  }),
+  token('hubspot-token', {
+    description: 'HubSpot private app access tokens (pat-na1-, pat-eu1- + UUID)',
+    prefixes: ['pat-na1-', 'pat-eu1-', 'pat-na2-', 'pat-ap1-'],
+    body: `[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}${END}`,
+    alphabet: 'a-f0-9-',
+    max: 36,
+  }),
+  token('posthog-key', {
+    description: 'PostHog personal API keys (phx_)',
+    prefixes: ['phx_'],
+    body: `[A-Za-z0-9_]{36,64}${END}`,
+    alphabet: 'A-Za-z0-9_',
+    max: 64,
+  }),
+  token('adafruit-key', {
+    description: 'Adafruit IO keys (aio_ + 28 letters and digits)',
+    prefixes: ['aio_'],
+    body: `[A-Za-z0-9]{28}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 28,
+  }),
+  token('apify-token', {
+    description: 'Apify API tokens (apify_api_)',
+    prefixes: ['apify_api_'],
+    body: `[${URLSAFE}]{30,64}`,
+    alphabet: URLSAFE,
+    max: 64,
+  }),
+  token('alchemy-token', {
+    description: 'Alchemy access tokens (alcht_)',
+    prefixes: ['alcht_'],
+    body: `[A-Za-z0-9]{30}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 30,
+  }),
+  token('rootly-key', {
+    description: 'Rootly API keys (rootly_ + 64 hex)',
+    prefixes: ['rootly_'],
+    body: `[a-f0-9]{64}${END}`,
+    alphabet: 'a-f0-9',
+    max: 64,
+  }),
+  token('saladcloud-key', {
+    description: 'SaladCloud API keys (salad_cloud_org_, salad_cloud_user_)',
+    prefixes: ['salad_cloud_org_', 'salad_cloud_user_'],
+    body: `[A-Za-z0-9]{40,80}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 80,
+  }),
+  token('spectralops-key', {
+    description: 'SpectralOps API keys (spu- + 32 hex)',
+    prefixes: ['spu-'],
+    body: `[a-f0-9]{32}${END}`,
+    alphabet: 'a-f0-9',
+    max: 32,
+  }),
+  token('appsync-key', {
+    description: 'AWS AppSync API keys (da2- + 26 letters and digits)',
+    prefixes: ['da2-'],
+    body: `[a-z0-9]{26}${END}`,
+    alphabet: 'a-z0-9',
+    max: 26,
+  }),
+  token('figma-token', {
+    description: 'Figma personal access and refresh tokens (figp_, figr_)',
+    prefixes: ['figp_', 'figr_'],
+    body: `[${URLSAFE}]{32,128}`,
+    alphabet: URLSAFE,
+    max: 128,
+  }),
+  token('cloudflare-token', {
+    description: 'Cloudflare global API keys, new format (cfk_ + 40 letters and digits + 8 hex)',
+    prefixes: ['cfk_'],
+    body: `[A-Za-z0-9]{40,56}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 56,
+  }),
+  token('pagarme-key', {
+    description: 'Pagar.me API keys (ak_live_, ak_test_)',
+    prefixes: ['ak_live_', 'ak_test_'],
+    body: `[A-Za-z0-9]{30}${END}`,
+    alphabet: 'A-Za-z0-9',
+    max: 30,
+  }),
+  token('flexport-token', {
+    description: 'Flexport API tokens (shltm_)',
+    prefixes: ['shltm_'],
+    body: `[${URLSAFE}]{32,64}`,
+    alphabet: URLSAFE,
+    max: 64,
+  }),
+  token('bannerbear-key', {
+    description: 'Bannerbear master and project API keys (bb_ma_, bb_pr_ + 30 hex)',
+    prefixes: ['bb_ma_', 'bb_pr_'],
+    body: `[a-f0-9]{30}${END}`,
+    alphabet: 'a-f0-9',
+    max: 30,
+  }),
+  token('salesforce-key', {
+    description: 'Salesforce refresh tokens (5Aep861 + 80 letters, digits, `.`)',
+    prefixes: ['5Aep861'],
+    body: `[A-Za-z0-9._]{60,120}${END}`,
+    alphabet: 'A-Za-z0-9._',
+    max: 120,
+  }),
+  token('salesforce-key', {
+    description: 'Salesforce connected-app consumer keys (3MVG9 + 40 to 100 characters)',
+    prefixes: ['3MVG9'],
+    body: `[A-Za-z0-9._]{40,100}${END}`,
+    alphabet: 'A-Za-z0-9._',
+    max: 90,
+  }),
+
   // --- AI providers -------------------------------------------------------
   token('anthropic-key', {
     description: 'Anthropic API and admin keys (sk-ant-...)',
     prefixes: ['sk-ant-'],
     // sk-ant-<kind><2-digit version>-<base64url>: api03, admin01, oat01, ...
-    body: `(?:api|admin|oat|ort|sid)[0-9]{2}-[${URLSAFE}]{32,256}`,
+    // Keys are 93 characters and a closing `AA` after the kind (api03, admin01); shorter ones
+    // and ones that do not end in `AA` are examples.
+    body: `(?:api|admin|oat|ort|sid)[0-9]{2}-[${URLSAFE}]{78,254}AA(?![${URLSAFE}])`,
     alphabet: URLSAFE,
     max: 256,
   }),
@@ -549,7 +778,8 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     description: 'OpenAI-style API keys (sk-..., sk-proj-..., sk-svcacct-..., sk-admin-...)',
     prefixes: ['sk-'],
     // At least 24: shorter `sk-...` strings are examples and fat-fingered keys.
-    body: `[${URLSAFE}]{24,256}`,
+    // `sk-ant-` is Anthropic's, of a length of its own.
+    body: `(?!ant-)[${URLSAFE}]{24,256}`,
     alphabet: URLSAFE,
     max: 256,
   }),
@@ -581,10 +811,11 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   // --- Payments and commerce ---------------------------------------------
   {
     name: 'stripe-key',
-    description: 'Stripe keys (sk_, rk_, pk_ with _live_, _test_, _prod_) and webhook secrets (whsec_)',
-    pattern: `${EDGE}(?:[srp]k_(?:live|test|prod)_[0-9A-Za-z]{10,247}|whsec_[A-Za-z0-9+/=]{24,128})`,
-    markers: ['sk_live_', 'rk_live_', 'pk_live_', 'sk_test_', 'rk_test_', 'pk_test_', 'sk_prod_', 'rk_prod_', 'pk_prod_', 'whsec_'],
-    partial: `${EDGE}(?:[srp](?:k(?:_(?:${prefixPattern(['live', 'test', 'prod'])})?)?)?|${prefixPattern(['whsec_'])}|[srp]k_(?:live|test|prod)_[0-9A-Za-z]{0,247}|whsec_[A-Za-z0-9+/=]{0,128})`,
+    // Publishable keys (pk_) are public by design: not taken.
+    description: 'Stripe secret and restricted keys (sk_, rk_ with _live_, _test_, _prod_) and webhook secrets (whsec_)',
+    pattern: `${EDGE}(?:[sr]k_(?:live|test|prod)_[0-9A-Za-z]{10,247}|whsec_[A-Za-z0-9+/=]{24,128})`,
+    markers: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_', 'sk_prod_', 'rk_prod_', 'whsec_'],
+    partial: `${EDGE}(?:[sr](?:k(?:_(?:${prefixPattern(['live', 'test', 'prod'])})?)?)?|${prefixPattern(['whsec_'])}|[sr]k_(?:live|test|prod)_[0-9A-Za-z]{0,247}|whsec_[A-Za-z0-9+/=]{0,128})`,
   },
   {
     name: 'freemius-key',

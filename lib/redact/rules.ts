@@ -81,6 +81,12 @@ const ERROR_CODE_KEY =
   `(?:${['invalid', 'incorrect', 'missing', 'expired', 'revoked', 'unknown', 'bad', 'wrong'].map(caseless).join('|')})[_-][A-Za-z_-]{0,40}` +
   `|[_-](?:${['error', 'invalid', 'expired', 'missing', 'required'].map(caseless).join('|')})`;
 const NOT_ERROR_MESSAGE = `(?!(?<=(?:${ERROR_CODE_KEY})[ \\t]{0,4}:[ \\t]{1,4})[A-Za-z]{1,40}[ \\t])`;
+/**
+ * Last words of URL query parameters that carry a secret (`?key=`, `api_key=`,
+ * `access_token=`, `&sig=`, `X-Amz-Signature=`, `client_secret=`...).
+ */
+const URL_PARAM_WORDS: readonly string[] = ['key', 'apikey', 'token', 'sig', 'signature', 'secret', 'password', 'passwd', 'pwd', 'auth'];
+
 /** Longest value taken after a key name. */
 const VALUE_MAX = 4096;
 
@@ -128,9 +134,17 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'jwt',
     description: 'JSON Web Tokens and other base64url JSON (eyJ...)',
-    pattern: `(?<![A-Za-z0-9_-])${NOT_AFTER_PLACEHOLDER}eyJ[A-Za-z0-9_-]{8,1024}(?:\\.[A-Za-z0-9_-]{0,8192}(?:\\.[A-Za-z0-9_-]{0,4096})?)?`,
+    // Not the payload of a dotted token (`header.eyJ...`): the token is taken from its header.
+    pattern: `(?<![A-Za-z0-9_-]|[A-Za-z0-9_-]\\.)${NOT_AFTER_PLACEHOLDER}eyJ[A-Za-z0-9_-]{8,1024}(?:\\.[A-Za-z0-9_-]{0,8192}(?:\\.[A-Za-z0-9_-]{0,4096})?)?`,
     markers: ['eyJ'],
     partial: `(?<![A-Za-z0-9_-])${NOT_AFTER_PLACEHOLDER}(?:${prefixPattern(['eyJ'])}|eyJ[A-Za-z0-9_-]{0,1024}(?:\\.[A-Za-z0-9_-]{0,8192}(?:\\.[A-Za-z0-9_-]{0,4096})?)?)`,
+  },
+  {
+    name: 'jwt',
+    description: 'JSON Web Tokens whose header is not the usual eyJ (ey.../ew... base64url JSON, two dotted parts at least)',
+    // Matched at the `.ey` between header and payload; the header is the `lead` group, inside a lookbehind.
+    pattern: `\\.(?<=(?<![A-Za-z0-9_/\\\\-])${NOT_AFTER_PLACEHOLDER}(?<lead>e[wy][A-Za-z0-9_-]{17,1024}={0,2})\\.)ey[A-Za-z0-9_-]{17,8192}={0,2}(?:\\.[A-Za-z0-9_-]{0,4096}={0,2})?`,
+    markers: ['.ey'],
   },
   {
     name: 'aws-secret-key',
@@ -216,6 +230,16 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
     pattern: `${EDGE}${AUTH_SCHEME}[ \\t]{1,4}(?![<~])(?<secret>(?=[A-Za-z]{0,4096}[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,4096}|[A-Za-z]{20,4096})`,
     markers: ['bearer', 'basic'],
     partial: `${EDGE}(?:${prefixPattern(['bearer', 'basic'], { caseless: true })})(?:[ \\t]{1,4}[A-Za-z0-9._~+/=-]{0,4096})?`,
+  },
+  {
+    name: 'url-parameter',
+    description: 'URL query parameters naming a secret (?key=, &sig=, access_token=, client_secret=, api_key=, password=)',
+    // The name ends with one of the words, at the start of the parameter or after `_`, `-`, `.` or a camelCase hump.
+    pattern: `(?<=[?&;]|[?&;][A-Za-z0-9_.-]{0,40}[_.-]|[?&;][A-Za-z0-9_.-]{0,40}[a-z](?=[A-Z]))(?:${URL_PARAM_WORDS.map(caseless).join('|')})=${NOT_PLACEHOLDER}(?<secret>[^&#\\s"'\`<>\\\\]{1,${VALUE_MAX}})`,
+    markers: URL_PARAM_WORDS.map((w) => `${w}=`),
+    keepSettings: true,
+    partialAnchors: ['key', 'sig', 'pwd'],
+    partial: `(?:key|sig|signature|pwd)(?:=[^&#\\s"'\`<>\\\\]{0,${VALUE_MAX}})?`,
   },
   {
     name: 'url-password',

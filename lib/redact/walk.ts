@@ -12,7 +12,7 @@ import { applySpans, type Redactor, type Span } from './engine.js';
 import { PLACEHOLDER_ONLY } from './placeholders.js';
 import { PLACEHOLDER_PATTERN } from './rule-spec.js';
 import { NOT_ABOUT_SECRET, SECRET_KEY_NAME } from './rules.js';
-import { isConfigValue } from './values.js';
+import { isKeyedValueSecret } from './verdict.js';
 import { View } from './view.js';
 
 /** One replacement in encoded text: `[start, end)` becomes `text`. */
@@ -243,7 +243,7 @@ function stringValue(src: string, a: number, b: number, key: string | undefined,
       return true;
     }
   }
-  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && !isConfigValue(text)) {
+  if (key !== undefined && engine.secretKeys && namesSecret(key) && !PLACEHOLDER_ONLY.test(text) && isKeyedValueSecret(text, key)) {
     patches.push({ start: a, end: b, text: engine.placeholder('secret', 'key-value', text), rule: 'key-value' });
     hits.push('key-value');
     return true;

@@ -128,6 +128,13 @@ export function createResult(options: ResultOptions = {}): Core {
 
   return {
     needsParse: (type) => type === 'result' || type === 'error',
+    // A bad line is still data: a stream cut inside its first line is a killed
+    // producer, not an empty input. The policy goes on as usual.
+    seeBadLine(bad) {
+      run.file ??= bad.file;
+      run.seen = true;
+      return false;
+    },
     push(rec, emit) {
       run.file ??= rec.file;
       run.seen = true;

@@ -42,6 +42,8 @@ export interface TurnToolCall {
   name: string | null;
   /** tool_completed's status, `incomplete`, or `removed` (with `keepRemoved`). */
   status: string;
+  /** bash calls only: the exit code from the output's trailer, or null (see lib/exit-code.ts). */
+  exit_code?: number | null;
   output_bytes: number;
 }
 
@@ -215,7 +217,13 @@ export function createTurns(options: TurnsOptions = {}): Core {
       },
       tool(call) {
         const turn = open.get(turnKey(call.thread_id, call.turn_id));
-        turn?.toolCalls.push({ item_id: call.item_id, name: call.name, status: call.status, output_bytes: call.output_bytes });
+        turn?.toolCalls.push({
+          item_id: call.item_id,
+          name: call.name,
+          status: call.status,
+          ...(call.exit_code !== undefined && { exit_code: call.exit_code }),
+          output_bytes: call.output_bytes,
+        });
       },
       removed(item) {
         if (!options.keepRemoved) return;

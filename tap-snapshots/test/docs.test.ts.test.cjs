@@ -28,6 +28,15 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > man/wuu-accumulate.1 EXAMPLES > wuu-accumulate examples/run.jsonl | jq -c 'select(.type == "tool_call" and .exit_code != null and .exit_code != 0) | [.command, .exit_code]' 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-accumulate examples/run.jsonl | jq -c 'select(.type == \\"tool_call\\" and .exit_code != null and .exit_code != 0) | [.command, .exit_code]'",
+  "stderr": "",
+  "stdout": "[\\"npm test 2>&1 | tail -n 3\\",1]\\n",
+}
+`
+
 exports[`test/docs.test.ts > TAP > man/wuu-accumulate.1 EXAMPLES > wuu-accumulate examples/run.jsonl | jq -c 'select(.type == "tool_call") | [.item_id, .name, .status, .output_bytes]' 1`] = `
 Object {
   "code": 0,
@@ -75,6 +84,20 @@ Object {
   "stdout": String(
     cut-line
     missing-result
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-check.1 EXAMPLES > wuu-check --max-warnings 0 examples/killed.jsonl; echo "exit $?" 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-check --max-warnings 0 examples/killed.jsonl; echo \\"exit $?\\"",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings (more than --max-warnings 0)\\n",
+  "stdout": String(
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    exit 1
     
   ),
 }
@@ -286,6 +309,85 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/import/codex-exec.ndjson | wuu-redact | wuu-filter --count 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-redact | wuu-filter --count",
+  "stderr": "",
+  "stdout": String(
+    session_configured\\t1
+    thread_started\\t1
+    turn_started\\t1
+    agent_message_delta\\t2
+    tool_started\\t2
+    tool_output_delta\\t2
+    tool_completed\\t2
+    agent_message_final\\t1
+    usage_updated\\t1
+    turn_completed\\t1
+    result\\t1
+    total\\t15
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/import/codex-exec.ndjson | wuu-result 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-result",
+  "stderr": "",
+  "stdout": "The build check failed with exit code 3.\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/pricing.json; echo "exit $?" 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/pricing.json; echo \\"exit $?\\"",
+  "stderr": String(
+    wuu-import: examples/pricing.json:1: not valid JSON (Expected property name or '}' in JSON at position 1)
+    wuu-import: examples/pricing.json:2: not valid JSON (Unexpected non-whitespace character after JSON at position 12)
+    wuu-import: examples/pricing.json:3: not valid JSON (Unexpected non-whitespace character after JSON at position 31)
+    wuu-import: examples/pricing.json:4: not valid JSON (Unexpected non-whitespace character after JSON at position 18)
+    wuu-import: examples/pricing.json: cannot tell which producer wrote this stream from its first 5 lines; known producers: wuu ('wuu exec --json', passed through unchanged), codex ('codex exec --json'), claude ('claude -p --output-format stream-json --verbose'), gemini ('gemini --output-format stream-json'); name it with --from claude, codex or gemini
+    
+  ),
+  "stdout": "exit 2\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-import.1 EXAMPLES > wuu-import examples/run.jsonl | wuu-filter --count 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/run.jsonl | wuu-filter --count",
+  "stderr": "",
+  "stdout": String(
+    session_configured\\t1
+    thread_started\\t1
+    turn_started\\t2
+    request_context\\t1
+    provider_state\\t3
+    todo_updated\\t2
+    agent_message_delta\\t7
+    tool_started\\t6
+    command_started\\t3
+    tool_output_delta\\t6
+    command_output_delta\\t3
+    tool_completed\\t6
+    command_completed\\t3
+    usage_updated\\t5
+    subagent_started\\t1
+    turn_completed\\t3
+    subagent_completed\\t1
+    file_changed\\t1
+    result\\t1
+    total\\t56
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > man/wuu-pretty.1 EXAMPLES > head -n 21 examples/killed.jsonl | wuu-pretty 1`] = `
 Object {
   "code": 0,
@@ -302,7 +404,8 @@ Object {
       [ ] Seed test data
     Running the migration, then seeding.
     ▸ read_file db/migrations/007_carts.sql
-      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
+      │ read db/migrations/007_carts.sql
+      │ ALTER TABLE carts ADD COLUMN total_cents integer;
       └ ✓ completed
     $ npm run migrate
       │ migrated: users, carts, orders
@@ -338,17 +441,20 @@ Object {
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
       │ Exit code 1
-      └ ✓ completed
+      └ ✗ failed (exit code 1)
     [agent-7e21] ▸ grep pattern=total( path=src
       │ src/checkout.js:18
       │ src/api.js:7
       └ ✓ completed
     ◆ agent-7e21 turn agent-7e21-turn-0001 completed (sub-agent) · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
+      │ read src/cart.js
+      │ export function total(items) {
+      │   return items.slice(0, -1).length;
+      │ }
       └ ✓ completed
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
+      │ edit src/cart.js
       └ ✓ completed
       ✎ edit src/cart.js
     $ npm run build
@@ -394,7 +500,7 @@ Object {
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
       │ Exit code 1
-      └ ✓ completed
+      └ ✗ failed (exit code 1)
     ◆ find-callers (explorer) started: Find every caller of total()
     [find-callers] ▸ grep pattern=total( path=src
       │ src/checkout.js:18
@@ -405,10 +511,13 @@ Object {
       │ total() is called from src/checkout.js:18 and src/api.js:7.
     · provider_state step 1 connection_reused=true delta_input_items=2 events_emitted=true full_input_items=6 input_items=2 previous_response_id_used=true protocol=responses provider=anthropic replay_mode=previous_response_id transport=sse
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/cart.js"}
+      │ read src/cart.js
+      │ export function total(items) {
+      │   return items.slice(0, -1).length;
+      │ }
       └ ✓ completed
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
+      │ edit src/cart.js
       └ ✓ completed
       ✎ edit src/cart.js
     $ npm run build
@@ -467,6 +576,8 @@ Object {
     Exit code 1
     \`\`\`
     
+    **✗ failed (exit code 1)**
+    
     ◆ Subagent **find-callers** (explorer) started — Find every caller of total()
     
     *◆ find-callers (sub-agent):*
@@ -485,12 +596,15 @@ Object {
     
     \`\`\`text
     ▸ read_file src/cart.js
-    {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/cart.js"}
+    read src/cart.js
+    export function total(items) {
+      return items.slice(0, -1).length;
+    }
     \`\`\`
     
     \`\`\`text
     ▸ edit_file src/cart.js
-    {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
+    edit src/cart.js
     \`\`\`
     
     - ✎ edit \`src/cart.js\`
@@ -533,6 +647,171 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > man/wuu-pretty.1 EXAMPLES > wuu-pretty examples/ 1`] = `
+Object {
+  "code": 1,
+  "command": "wuu-pretty examples/",
+  "stderr": "wuu-pretty: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stdout": String(
+    ━━ examples/busy.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-sonnet-4-5 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+    
+    ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    thread_busy: thread 20261202-231501-7f3a has a running turn
+    0 turns
+    
+    ━━ examples/failed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● gpt-5 (openai, effort high) in /home/bob/work/api
+      permissions mode=standard
+      thread 20261202-224010-9b21 started
+    
+    ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Deploying with the key from .env.
+    ▸ read_file .env
+      │ read .env
+      │ OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd
+      │ DEPLOY_URL=https://api.example.com/deploy
+      └ ✓ completed
+    $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
+      │ curl: (6) Could not resolve host: api.example.com
+      │ Exit code 6
+      └ ✗ failed (exit code 6)
+    ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · prompt 3,000 · output 90
+    
+    ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd
+    run run-20261202-224010-9b21 · 1 turn · prompt 3,000 · output 90
+    trace /home/alice/.wuu/sessions/20261202-224010-9b21/session-trace.jsonl
+    
+    ━━ examples/killed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-233000-e1d2 started
+    
+    ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done
+      [>] Migrate the database
+      [ ] Seed test data
+    Running the migration, then seeding.
+    ▸ read_file db/migrations/007_carts.sql
+      │ read db/migrations/007_carts.sql
+      │ ALTER TABLE carts ADD COLUMN total_cents integer;
+      └ ✓ completed
+    $ npm run migrate
+      │ migrated: users, carts, orders
+      │ Exit code 0
+      └ ✓ completed
+    ≡ todo 1/2 done
+      [x] Migrate the database
+      [>] Seed test data
+    $ npm run seed -- --rows 100000
+      │ seeding users... done (25000 rows)
+      └ no completion (the run was cut)
+    ── turn 1 cut off before it ended · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 81
+    
+    ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    the input ended without a result event; seen: 1 turn · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 81
+    
+    ━━ examples/run.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-231501-7f3a started
+    
+    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done · Fix the failing cart test
+      [>] Run the test suite
+      [ ] Fix the cart total
+    I'll run the tests first.
+    $ npm test 2>&1 | tail -n 3
+      │ FAIL test/cart.test.js
+      │   expected 3 items, got 2 <cart>
+      │ Exit code 1
+      └ ✗ failed (exit code 1)
+    ◆ find-callers (explorer) started: Find every caller of total()
+    [find-callers] ▸ grep pattern=total( path=src
+      │ src/checkout.js:18
+      │ src/api.js:7
+      └ ✓ completed
+    ◆ find-callers turn agent-7e21-turn-0001 completed (sub-agent) · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    ◆ find-callers (explorer) ✓ completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+      │ total() is called from src/checkout.js:18 and src/api.js:7.
+    ▸ read_file src/cart.js
+      │ read src/cart.js
+      │ export function total(items) {
+      │   return items.slice(0, -1).length;
+      │ }
+      └ ✓ completed
+    ▸ edit_file src/cart.js
+      │ edit src/cart.js
+      └ ✓ completed
+      ✎ edit src/cart.js
+    $ npm run build
+      │ Running in background as process 4242
+      └ ✓ completed
+    ≡ todo 2/2 done · Fix the failing cart test
+      [x] Run the test suite
+      [x] Fix the cart total
+    The total dropped the last item; fixed it in src/cart.js.
+    ── turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues
+    
+    ━━ turn 2 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    The build finished. Running the tests again.
+    $ npm test
+      │ Tests: 42 passed
+      └ ✓ completed
+    All 42 tests pass now.
+    ── turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60
+    
+    ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    run run-20261202-231501-7f3a · 2 turns · prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    1 subagent · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
+    
+    ━━ examples/setup-failed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    
+    ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    initialize app-server: start app-server: exec: "wuu-app-server": executable file not found in $PATH
+    0 turns
+    
+    ━━ examples/structured.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● gpt-5 (openai, effort medium) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-230512-c4d0 started
+    
+    ━━ turn 1 · 20261202-230512-c4d0-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ▸ glob pattern=src/**/*.test.js
+      │ src/cart.test.js
+      │ src/api.test.js
+      └ ✓ completed
+    {"files":["src/cart.test.js","src/api.test.js"],"ok":true}
+    ── turn 1 completed · prompt 3,124 (2,100 uncached + 0 cache write + 1,024 cache read, 32.8% cache hit) · output 44
+    
+    ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    structured result {"files":["src/cart.test.js","src/api.test.js"],"ok":true}
+    run run-20261202-230512-c4d0 · 1 turn · prompt 3,124 (2,100 uncached + 0 cache write + 1,024 cache read, 32.8% cache hit) · output 44
+    trace /home/alice/.wuu/sessions/20261202-230512-c4d0/session-trace.jsonl
+    
+    ━━ examples/timeout.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-sonnet-4-20250514 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-220000-e5f6 started
+    
+    ━━ turn 1 · 20261202-220000-e5f6-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Refactoring the checkout; running the e2e suite.
+    $ npm run test:e2e
+      └ no completion (turn ended)
+    ── ✗ turn 1 interrupted: timeout · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
+    
+    ━━ ✗ timeout ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    timeout
+    run run-20261202-220000-e5f6 · 1 turn · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
+    trace /home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > man/wuu-pretty.1 EXAMPLES > wuu-pretty examples/failed.jsonl examples/timeout.jsonl 1`] = `
 Object {
   "code": 0,
@@ -547,12 +826,14 @@ Object {
     ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     Deploying with the key from .env.
     ▸ read_file .env
-      │ {"content":"OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd\\\\nDEPLOY_URL=https://api.example.com…
+      │ read .env
+      │ OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd
+      │ DEPLOY_URL=https://api.example.com/deploy
       └ ✓ completed
     $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
       │ curl: (6) Could not resolve host: api.example.com
       │ Exit code 6
-      └ ✓ completed
+      └ ✗ failed (exit code 6)
     ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · prompt 3,000 · output 90
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
@@ -599,7 +880,7 @@ Object {
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
       │ Exit code 1
-      └ ✓ completed
+      └ ✗ failed (exit code 1)
     ◆ find-callers (explorer) started: Find every caller of total()
     [find-callers] ▸ grep pattern=total( path=src
       │ src/checkout.js:18
@@ -609,10 +890,13 @@ Object {
     ◆ find-callers (explorer) ✓ completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
       │ total() is called from src/checkout.js:18 and src/api.js:7.
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
+      │ read src/cart.js
+      │ export function total(items) {
+      │   return items.slice(0, -1).length;
+      │ }
       └ ✓ completed
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
+      │ edit src/cart.js
       └ ✓ completed
       ✎ edit src/cart.js
     $ npm run build
@@ -906,7 +1190,7 @@ Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
   "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
-  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
+  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"exit_code\\":0,\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"exit_code\\":null,\\"output_bytes\\":35}]}\\n",
 }
 `
 
@@ -948,7 +1232,7 @@ Object {
   "stdout": String(
     {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
     {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
-    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
+    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","exit_code":null,"output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
     {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
     
   ),
@@ -1120,7 +1404,8 @@ Object {
       [ ] Seed test data
     Running the migration, then seeding.
     ▸ read_file db/migrations/007_carts.sql
-      │ {"content":"ALTER TABLE carts ADD COLUMN total_cents integer;\\\\n","path":"db/migrations/007_cart…
+      │ read db/migrations/007_carts.sql
+      │ ALTER TABLE carts ADD COLUMN total_cents integer;
       └ ✓ completed
     $ npm run migrate
       │ migrated: users, carts, orders
@@ -1207,6 +1492,15 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-accumulate examples/run.jsonl | wuu-filter tool_call --where '$.exit_code!=0' --where '$.exit_code!=null' --where '$.exit_code' | jq -r '"\\(.exit_code) \\(.command)"' 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-accumulate examples/run.jsonl | wuu-filter tool_call --where '$.exit_code!=0' --where '$.exit_code!=null' --where '$.exit_code' | jq -r '\\"\\\\(.exit_code) \\\\(.command)\\"'",
+  "stderr": "",
+  "stdout": "1 npm test 2>&1 | tail -n 3\\n",
+}
+`
+
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-check --ignore missing-result,cut-line examples/killed.jsonl; echo "exit $?" 1`] = `
 Object {
   "code": 0,
@@ -1224,6 +1518,20 @@ Object {
   "stdout": String(
     cut-line
     missing-result
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-check --max-warnings 0 examples/killed.jsonl; echo "exit $?" 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-check --max-warnings 0 examples/killed.jsonl; echo \\"exit $?\\"",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 2 warnings (more than --max-warnings 0)\\n",
+  "stdout": String(
+    examples/killed.jsonl:25: cut-line: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)
+    examples/killed.jsonl:25: missing-result: the stream ended without a result event (the producer was killed or the stream was cut)
+    exit 1
     
   ),
 }
@@ -1436,6 +1744,71 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/import/codex-exec.ndjson | wuu-check 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-check",
+  "stderr": "wuu-check: checked 1 file: 0 errors, 0 warnings\\n",
+  "stdout": "",
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/import/codex-exec.ndjson | wuu-result 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-result",
+  "stderr": "",
+  "stdout": "The build check failed with exit code 3.\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/import/codex-exec.ndjson | wuu-usage --by thread 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/import/codex-exec.ndjson | wuu-usage --by thread",
+  "stderr": "wuu-usage: warning: no price for model unknown: its cost is shown as unknown (add it with --pricing FILE)\\n",
+  "stdout": String(
+    kind\\tthread_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
+    row\\t01a23b53-1d98-7090-9011-268b70998b5e\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    total\\t\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    total\\t\\tsubagents\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0
+    total\\t\\tall\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/run.jsonl | wuu-filter --count 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-import examples/run.jsonl | wuu-filter --count",
+  "stderr": "",
+  "stdout": String(
+    session_configured\\t1
+    thread_started\\t1
+    turn_started\\t2
+    request_context\\t1
+    provider_state\\t3
+    todo_updated\\t2
+    agent_message_delta\\t7
+    tool_started\\t6
+    command_started\\t3
+    tool_output_delta\\t6
+    command_output_delta\\t3
+    tool_completed\\t6
+    command_completed\\t3
+    usage_updated\\t5
+    subagent_started\\t1
+    turn_completed\\t3
+    subagent_completed\\t1
+    file_changed\\t1
+    result\\t1
+    total\\t56
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-pretty --full --verbose --width 120 examples/failed.jsonl 1`] = `
 Object {
   "code": 0,
@@ -1449,12 +1822,14 @@ Object {
     ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
     Deploying with the key from .env.
     ▸ read_file .env
-      │ {"content":"OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd\\\\nDEPLOY_URL=https://api.example.com/deploy\\\\n","path":".env"}
+      │ read .env
+      │ OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd
+      │ DEPLOY_URL=https://api.example.com/deploy
       └ ✓ completed
     $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
       │ curl: (6) Could not resolve host: api.example.com
       │ Exit code 6
-      └ ✓ completed
+      └ ✗ failed (exit code 6)
     ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · prompt 3,000 · output 90
     
     ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
@@ -1495,6 +1870,8 @@ Object {
     Exit code 1
     \`\`\`
     
+    **✗ failed (exit code 1)**
+    
     ◆ Subagent **find-callers** (explorer) started — Find every caller of total()
     
     *◆ find-callers (sub-agent):*
@@ -1513,12 +1890,15 @@ Object {
     
     \`\`\`text
     ▸ read_file src/cart.js
-    {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"src/cart.js"}
+    read src/cart.js
+    export function total(items) {
+      return items.slice(0, -1).length;
+    }
     \`\`\`
     
     \`\`\`text
     ▸ edit_file src/cart.js
-    {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/cart.js","workspace_revision":"git:3f9c2a1b7d4e:worktree:8d0c5e2f41a7b390"}
+    edit src/cart.js
     \`\`\`
     
     - ✎ edit \`src/cart.js\`
@@ -1561,6 +1941,171 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-pretty examples/ 1`] = `
+Object {
+  "code": 1,
+  "command": "wuu-pretty examples/",
+  "stderr": "wuu-pretty: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
+  "stdout": String(
+    ━━ examples/busy.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-sonnet-4-5 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+    
+    ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    thread_busy: thread 20261202-231501-7f3a has a running turn
+    0 turns
+    
+    ━━ examples/failed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● gpt-5 (openai, effort high) in /home/bob/work/api
+      permissions mode=standard
+      thread 20261202-224010-9b21 started
+    
+    ━━ turn 1 · 20261202-224010-9b21-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Deploying with the key from .env.
+    ▸ read_file .env
+      │ read .env
+      │ OPENAI_API_KEY=sk-proj-Q7x2Lm9Vb4Nc8Rt1Wy6Zp3Kd
+      │ DEPLOY_URL=https://api.example.com/deploy
+      └ ✓ completed
+    $ curl -sf -H 'Authorization: [REDACTED] [REDACTED]' https://api.example.com/deploy
+      │ curl: (6) Could not resolve host: api.example.com
+      │ Exit code 6
+      └ ✗ failed (exit code 6)
+    ── ✗ turn 1 failed: openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd · prompt 3,000 · output 90
+    
+    ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    openai: 401 invalid_api_key: Incorrect API key provided: sk-proj-****3Kd
+    run run-20261202-224010-9b21 · 1 turn · prompt 3,000 · output 90
+    trace /home/alice/.wuu/sessions/20261202-224010-9b21/session-trace.jsonl
+    
+    ━━ examples/killed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-haiku-4-5 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-233000-e1d2 started
+    
+    ━━ turn 1 · 20261202-233000-e1d2-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done
+      [>] Migrate the database
+      [ ] Seed test data
+    Running the migration, then seeding.
+    ▸ read_file db/migrations/007_carts.sql
+      │ read db/migrations/007_carts.sql
+      │ ALTER TABLE carts ADD COLUMN total_cents integer;
+      └ ✓ completed
+    $ npm run migrate
+      │ migrated: users, carts, orders
+      │ Exit code 0
+      └ ✓ completed
+    ≡ todo 1/2 done
+      [x] Migrate the database
+      [>] Seed test data
+    $ npm run seed -- --rows 100000
+      │ seeding users... done (25000 rows)
+      └ no completion (the run was cut)
+    ── turn 1 cut off before it ended · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 81
+    
+    ━━ ✗ no result: the run was cut ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    the input ended without a result event; seen: 1 turn · prompt 3,348 (1,300 uncached + 2,048 cache write + 0 cache read, 0.0% cache hit) · output 81
+    
+    ━━ examples/run.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-sonnet-4-5 (anthropic, effort medium) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-231501-7f3a started
+    
+    ━━ turn 1 · 20261202-231501-7f3a-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ≡ todo 0/2 done · Fix the failing cart test
+      [>] Run the test suite
+      [ ] Fix the cart total
+    I'll run the tests first.
+    $ npm test 2>&1 | tail -n 3
+      │ FAIL test/cart.test.js
+      │   expected 3 items, got 2 <cart>
+      │ Exit code 1
+      └ ✗ failed (exit code 1)
+    ◆ find-callers (explorer) started: Find every caller of total()
+    [find-callers] ▸ grep pattern=total( path=src
+      │ src/checkout.js:18
+      │ src/api.js:7
+      └ ✓ completed
+    ◆ find-callers turn agent-7e21-turn-0001 completed (sub-agent) · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    ◆ find-callers (explorer) ✓ completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+      │ total() is called from src/checkout.js:18 and src/api.js:7.
+    ▸ read_file src/cart.js
+      │ read src/cart.js
+      │ export function total(items) {
+      │   return items.slice(0, -1).length;
+      │ }
+      └ ✓ completed
+    ▸ edit_file src/cart.js
+      │ edit src/cart.js
+      └ ✓ completed
+      ✎ edit src/cart.js
+    $ npm run build
+      │ Running in background as process 4242
+      └ ✓ completed
+    ≡ todo 2/2 done · Fix the failing cart test
+      [x] Run the test suite
+      [x] Fix the cart total
+    The total dropped the last item; fixed it in src/cart.js.
+    ── turn 1 completed · prompt 12,092 (3,900 uncached + 4,096 cache write + 4,096 cache read, 33.9% cache hit) · output 310 · auto-continues
+    
+    ━━ turn 2 · 20261202-231501-7f3a-turn-0002 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    The build finished. Running the tests again.
+    $ npm test
+      │ Tests: 42 passed
+      └ ✓ completed
+    All 42 tests pass now.
+    ── turn 2 completed · prompt 8,992 (800 uncached + 0 cache write + 8,192 cache read, 91.1% cache hit) · output 60
+    
+    ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    run run-20261202-231501-7f3a · 2 turns · prompt 21,084 (4,700 uncached + 4,096 cache write + 12,288 cache read, 58.3% cache hit) · output 370
+    1 subagent · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
+    trace /home/alice/.wuu/sessions/20261202-231501-7f3a/session-trace.jsonl
+    
+    ━━ examples/setup-failed.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    
+    ━━ ✗ failed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    initialize app-server: start app-server: exec: "wuu-app-server": executable file not found in $PATH
+    0 turns
+    
+    ━━ examples/structured.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● gpt-5 (openai, effort medium) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-230512-c4d0 started
+    
+    ━━ turn 1 · 20261202-230512-c4d0-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ▸ glob pattern=src/**/*.test.js
+      │ src/cart.test.js
+      │ src/api.test.js
+      └ ✓ completed
+    {"files":["src/cart.test.js","src/api.test.js"],"ok":true}
+    ── turn 1 completed · prompt 3,124 (2,100 uncached + 0 cache write + 1,024 cache read, 32.8% cache hit) · output 44
+    
+    ━━ ✓ completed ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    structured result {"files":["src/cart.test.js","src/api.test.js"],"ok":true}
+    run run-20261202-230512-c4d0 · 1 turn · prompt 3,124 (2,100 uncached + 0 cache write + 1,024 cache read, 32.8% cache hit) · output 44
+    trace /home/alice/.wuu/sessions/20261202-230512-c4d0/session-trace.jsonl
+    
+    ━━ examples/timeout.jsonl ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    ● claude-sonnet-4-20250514 (anthropic) in /home/alice/src/shop
+      permissions mode=standard
+      thread 20261202-220000-e5f6 started
+    
+    ━━ turn 1 · 20261202-220000-e5f6-turn-0001 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    Refactoring the checkout; running the e2e suite.
+    $ npm run test:e2e
+      └ no completion (turn ended)
+    ── ✗ turn 1 interrupted: timeout · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
+    
+    ━━ ✗ timeout ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    timeout
+    run run-20261202-220000-e5f6 · 1 turn · prompt 7,000 (4,000 uncached + 0 cache write + 3,000 cache read, 42.9% cache hit) · output 200
+    trace /home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-pretty examples/run.jsonl 1`] = `
 Object {
   "code": 0,
@@ -1580,7 +2125,7 @@ Object {
       │ FAIL test/cart.test.js
       │   expected 3 items, got 2 <cart>
       │ Exit code 1
-      └ ✓ completed
+      └ ✗ failed (exit code 1)
     ◆ find-callers (explorer) started: Find every caller of total()
     [find-callers] ▸ grep pattern=total( path=src
       │ src/checkout.js:18
@@ -1590,10 +2135,13 @@ Object {
     ◆ find-callers (explorer) ✓ completed · prompt 1,420 (420 uncached + 1,000 cache write + 0 cache read, 0.0% cache hit) · output 38
       │ total() is called from src/checkout.js:18 and src/api.js:7.
     ▸ read_file src/cart.js
-      │ {"content":"export function total(items) {\\\\n  return items.slice(0, -1).length;\\\\n}\\\\n","path":"s…
+      │ read src/cart.js
+      │ export function total(items) {
+      │   return items.slice(0, -1).length;
+      │ }
       └ ✓ completed
     ▸ edit_file src/cart.js
-      │ {"action":"edit","new_file_sha":"sha256:b71c0e55","old_file_sha":"sha256:4d9a6f02","path":"src/…
+      │ edit src/cart.js
       └ ✓ completed
       ✎ edit src/cart.js
     $ npm run build
@@ -1811,6 +2359,7 @@ Object {
       result      print the run's answer and exit with a status that mirrors it
       check       validate a stream against the wire protocol; report every problem
       pretty      render the stream for people: live view, Markdown or HTML
+      import      turn Codex, Claude Code and Gemini CLI streams into 'wuu exec --json' events
       completion  print a bash or zsh completion script
     
     Each tool is also installed as its own command (wuu-filter, ...).
@@ -1919,7 +2468,21 @@ Object {
   "code": 1,
   "command": "wuu-turns --only-turns examples/killed.jsonl | jq -c '{turn_id, status, tool_calls}'",
   "stderr": "wuu-turns: examples/killed.jsonl:25: last line cut off (no newline at end of input): not valid JSON (Unterminated string in JSON at position 120)\\n",
-  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"output_bytes\\":35}]}\\n",
+  "stdout": "{\\"turn_id\\":\\"20261202-233000-e1d2-turn-0001\\",\\"status\\":\\"incomplete\\",\\"tool_calls\\":[{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-3\\",\\"name\\":\\"read_file\\",\\"status\\":\\"completed\\",\\"output_bytes\\":102},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-5\\",\\"name\\":\\"bash\\",\\"status\\":\\"completed\\",\\"exit_code\\":0,\\"output_bytes\\":43},{\\"item_id\\":\\"20261202-233000-e1d2-turn-0001-item-7\\",\\"name\\":\\"bash\\",\\"status\\":\\"incomplete\\",\\"exit_code\\":null,\\"output_bytes\\":35}]}\\n",
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-turns --only-turns examples/run.jsonl | jq -c '[.tool_calls[] | select(.exit_code != null and .exit_code != 0) | .item_id]' 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-turns --only-turns examples/run.jsonl | jq -c '[.tool_calls[] | select(.exit_code != null and .exit_code != 0) | .item_id]'",
+  "stderr": "",
+  "stdout": String(
+    []
+    ["20261202-231501-7f3a-turn-0001-item-3"]
+    []
+    
+  ),
 }
 `
 
@@ -1961,7 +2524,7 @@ Object {
   "stdout": String(
     {"effort":"","max_parallel":4,"model":"claude-sonnet-4-20250514","permissions":{"mode":"standard"},"protocol_version":"wuu-app-server/v0.1","provider":"anthropic","type":"session_configured","variant":"","workspace_root":"/home/alice/src/shop"}
     {"cwd":"/home/alice/src/shop","model":"claude-sonnet-4-20250514","provider":"anthropic","thread_id":"20261202-220000-e5f6","type":"thread_started"}
-    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
+    {"type":"turn","thread_id":"20261202-220000-e5f6","turn_id":"20261202-220000-e5f6-turn-0001","status":"interrupted","error":null,"reason":"timeout","awaiting_auto_continuation":null,"trace_path":null,"subagent":false,"message":"Refactoring the checkout; running the e2e suite.","message_source":"deltas","tool_calls":[{"item_id":"20261202-220000-e5f6-turn-0001-item-3","name":"bash","status":"incomplete","exit_code":null,"output_bytes":0}],"files_changed":[],"todo":null,"usage":{"input_tokens":4000,"cache_creation_tokens":0,"cache_read_tokens":3000,"prompt_tokens":7000,"output_tokens":200,"cache_hit":0.42857142857142855},"completed_tokens":null,"event_counts":{"turn_started":1,"agent_message_delta":2,"tool_started":1,"command_started":1,"usage_updated":1,"turn_interrupted":1}}
     {"error":"timeout","final_message":"Refactoring the checkout; running the e2e suite.","run_id":"run-20261202-220000-e5f6","status":"timeout","thread_id":"20261202-220000-e5f6","trace_path":"/home/alice/.wuu/sessions/20261202-220000-e5f6/session-trace.jsonl","turn_id":"20261202-220000-e5f6-turn-0001","type":"result"}
     
   ),

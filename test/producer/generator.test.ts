@@ -1,7 +1,7 @@
 /**
  * The generator itself: every scenario and example is encoded the way the
  * producer writes (checked line by line against the rules of
- * WIRE-FORMAT-REFERENCE.md section 1, independently of go-json.ts), examples/
+ * WIRE-FORMAT-REFERENCE.md section 1, independently of lib/import/encode.ts), examples/
  * is in sync with its definitions, and `wuu-filter` with no selector
  * reproduces each stream byte for byte.
  */
@@ -12,7 +12,7 @@ import { ROOT } from '../helpers.js';
 import { spec as filterSpec } from '../../bin/wuu-filter.js';
 import { SCENARIOS } from './scenarios.js';
 import { EXAMPLES } from './examples.js';
-import { goJson, struct } from './go-json.js';
+import { goJson, struct } from '../../lib/import/encode.js';
 import { runTool } from './harness.js';
 
 /** Checks one line against the encoding rules; returns what is wrong. */

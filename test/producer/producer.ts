@@ -11,7 +11,7 @@
  * `result.final_message`. Expected results of a scenario are NOT derived
  * from this state: they are written by hand in scenarios.ts.
  */
-import { goLine, struct } from './go-json.js';
+import { goLine, struct } from '../../lib/import/encode.js';
 
 /** Token counts in the producer's exclusive convention. */
 export interface Tokens {

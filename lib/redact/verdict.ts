@@ -1,0 +1,325 @@
+/**
+ * The last word on a match, after its rule's regex: is the value a secret, or
+ * a placeholder, an example, a reference or a word that only has a secret's
+ * shape? The peers make the same call with allowlists, stopwords and entropy
+ * thresholds (gitleaks' global allowlist and per-rule `entropy`, secretlint's
+ * and detect-secrets' "fake"/"example" filters); the facts carry over, the
+ * code and the word lists are ours.
+ *
+ * Called by the engine once per match, where a match is accepted
+ * (lib/redact/engine.ts, `Redactor.find`, the `add` closure: right where
+ * `isConfigValue` used to be asked). Pure, allocation-light, linear in the
+ * length of the value.
+ */
+import { PROVIDER_RULES } from './providers.js';
+import { PLACEHOLDER_PATTERN } from './rule-spec.js';
+import { isConfigValue } from './values.js';
+
+/**
+ * Minimum Shannon entropy (bits per character) of a provider token's body,
+ * by our rule name: a token below it is a filler or a hand-typed example.
+ * Values follow gitleaks' per-rule thresholds for the same formats, a little
+ * lower where our rule takes a wider format.
+ */
+export const ENTROPY_FLOOR: Readonly<Record<string, number>> = Object.freeze({
+  'aws-access-key': 2.5,
+  'aws-bedrock-key': 2.5,
+  'github-token': 2.5,
+  'gitlab-token': 2.5,
+  'huggingface-token': 2,
+  'grafana-token': 2.5,
+  'azure-client-secret': 2.5,
+  'google-api-key': 3,
+  'slack-token': 1.5,
+  'sourcegraph-token': 3,
+  'databricks-token': 2.5,
+  'openshift-token': 3,
+  'vault-token': 2.5,
+  'artifactory-key': 3,
+  'clickhouse-key': 2.5,
+  'pulumi-token': 2,
+  'settlemint-token': 2.5,
+  'sentry-token': 2.5,
+  'twilio-key': 2.5,
+  'stripe-key': 1.5,
+  'openai-key': 2.5,
+  'anthropic-key': 2.5,
+  'npm-token': 2.5,
+  'flyio-token': 3,
+  'fly-token': 3,
+  'maxmind-key': 3,
+  'intra42-secret': 3,
+  'adobe-client-secret': 2.5,
+  'facebook-token': 2.5,
+  jwt: 2.5,
+  'key-value': 0,
+});
+
+/** Shannon entropy of `text` in bits per character (0 for an empty string). */
+export function entropy(text: string): number {
+  if (text.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  }
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/**
+ * The body of a token: what follows its vendor prefix (`ghp_`, `glc_`,
+ * `AKIA`, `sk-proj-`, `hf_`...). A prefix is letters and digits up to the
+ * last `_`/`-`/`.` among the first 16 characters, or the four capitals of an
+ * AWS-style id.
+ */
+export function tokenBody(value: string): string {
+  const aws = /^(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9]|ABSK)/.exec(value);
+  if (aws) return value.slice(aws[0].length);
+  const head = /^[A-Za-z0-9]{1,12}(?:[_.-][A-Za-z0-9]{1,12}){0,3}[_.-]/.exec(value.slice(0, 24));
+  return head && head[0].length < value.length - 7 ? value.slice(head[0].length) : value;
+}
+
+
+/**
+ * Published example keys that documentation and SDK samples carry (facts of
+ * gitleaks' gcp-api-key allowlist: public Firebase and Maps sample keys).
+ */
+const PUBLISHED_KEYS: ReadonlySet<string> = new Set([
+  'AIzaSyabcdefghijklmnopqrstuvwxyz1234567',
+  'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs',
+  'AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM',
+  'AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU',
+  'AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
+  'AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A',
+  'AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c',
+  'AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4',
+  'AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY',
+  'AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM',
+  'AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ',
+  'AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g',
+  'AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU',
+  'AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw',
+  'AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE',
+  'AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY',
+]);
+
+/**
+ * A placeholder: a body that is mostly one filler character (`XXXX`, `xxxx`,
+ * `0000`, `1111`, `****`), an AWS-style `...EXAMPLE` value, a run of the
+ * alphabet, or `<...>`/`{...}` template text. Real tokens are random: their
+ * most frequent character is far below half of them.
+ */
+export function isPlaceholder(value: string): boolean {
+  if (value.includes('EXAMPLE')) return true;
+  const body = tokenBody(value);
+  // Placeholders are written by hand: a value over 256 characters is judged by its rule alone.
+  if (body.length < 6 || body.length > 256) return false;
+  // One filler character (x, X, *, a digit, `.`, `-`) making up most of the body.
+  let best = 0;
+  let bestChar = '';
+  const counts = new Map<string, number>();
+  for (const ch of body) {
+    const n = (counts.get(ch) ?? 0) + 1;
+    counts.set(ch, n);
+    if (n > best) [best, bestChar] = [n, ch];
+  }
+  if (best * 10 >= body.length * 6 && /[xX*0-9.#_-]/.test(bestChar)) return true;
+  // A run of 8 filler characters (`####################`, `xxxxxxxx`, `********`).
+  if (/([xX*#.0])\1{7}/.test(body)) return true;
+  // Or only a few distinct characters over a long body (`1111aaaa1111aaaa`, `ababab...`).
+  if (body.length >= 16 && counts.size <= 3) return true;
+  return periodic(body);
+}
+
+/**
+ * A body that repeats a short unit (`FakeFakeFake...`, `abcabcabc`,
+ * `12341234...`): for some period of 2 to 6 characters, 70% of the characters
+ * equal the one a period later. Random tokens match about 1 in 60.
+ */
+function periodic(body: string): boolean {
+  if (body.length < 16) return false;
+  for (let unit = 2; unit <= 6; unit++) {
+    let same = 0;
+    for (let i = 0; i + unit < body.length; i++) if (body[i] === body[i + unit]) same++;
+    if (same * 10 >= (body.length - unit) * 7) return true;
+  }
+  return false;
+}
+
+/** Words a value holds when it only stands for a secret (detect-secrets and gitleaks do the same). */
+const FAKE_WORDS = /placeholder|changeme|change_me|notreal|not[_-]a[_-]real|insert[_-]|your[_-]|<your|redacted|abcdefghijklmnopqrstuvwxyz/i;
+
+/** A value that is code or a reference rather than a literal secret. */
+const IDENT = '(?:[a-z_$][A-Za-z0-9_$]{0,40}|[A-Z][A-Z0-9_]{0,40}|(?:[A-Z][a-z0-9]{1,20}){1,6})';
+const REFERENCE = new RegExp(
+  `^(?:${IDENT}(?:\\.${IDENT}){1,8}(?:\\(\\)?)?` +
+    '|%[sdv]|%\\([a-z_]{1,32}\\)s' +
+    '|(?:vault|secret|op|ssm|awssm|gcpsm|azkv|env|file|ref|sops|doppler|infisical)(?::[A-Za-z0-9_./#@-]{1,256}){1,2}' +
+    '|new [A-Za-z_$][A-Za-z0-9_.$]{0,64}\\(?|[A-Za-z_$][A-Za-z0-9_$.]{0,64}\\(\\)?)$',
+);
+/** `${...}` and `#{...}` interpolations of any expression (`${aws_db_instance.default.password}`). */
+const INTERPOLATION = /^[$#%]\{[^{}]{1,200}\}$/;
+/** A host name (`5h.ca.iphmx.com`, `db.internal`): letters, digits, dots, a TLD-like last label. */
+const HOST = /^(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|local|internal|lan|corp|cloud|app|ai|co|us|eu|de|uk)$/;
+/** An upper-case identifier of words (`NEXUS-GPT4-API-KEY`, `K8S_CREDENTIALS`): a name, not a value. */
+const UPPER_NAME = /^(?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})(?:[-_](?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})){1,8}$/;
+/** A value that itself holds a key naming a secret and its separator: text, not a secret. */
+const HOLDS_KEY = /(?:password|passwd|secret|token|api_?key)["']?[ \t]{0,4}[:=]/i;
+/** A placeholder of wuu-redact inside a value. */
+const HAS_PLACEHOLDER = new RegExp(`${PLACEHOLDER_PATTERN}|(?:^|[\\s"'=:(])~(?:[/\\\\\\s"']|$)`);
+/** A key naming a password (the text of the match before its value). */
+const PASSWORD_KEY = /pass(?:word|wd|phrase)?|pwd/i;
+/** A value encrypted at rest (SOPS `ENC[AES256_GCM,...]`, Ansible `$ANSIBLE_VAULT`): not readable. */
+const ENCRYPTED = /^(?:ENC\[[A-Z0-9_]{2,20}(?:,|$)|\$ANSIBLE_VAULT;)/;
+/** A CSS colour (`#123abc`), never a secret. */
+const COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+/** An e-mail address: an account name, taken by the e-mail rule when paths are private. */
+const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}$/;
+/**
+ * Words: lower-case, upper-case, Capitalised or camelCase runs of letters,
+ * joined by `_`, `.` or `-` (gitleaks' generic allowlist takes any letters;
+ * base64 such as `dXNlcjpwYXNz` is not a word).
+ */
+const WORD = /^(?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})(?:[_.-](?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})){0,8}$/;
+/** Markup (`<xsd:element name=...`), not a value. */
+const MARKUP = /^<[A-Za-z?!/]/;
+
+/**
+ * Whether a value taken after a key naming a secret (the key-value,
+ * authorization and password rules) is a secret. Beyond the settings and
+ * references of ./values.ts: placeholders and fake values, code references,
+ * CSS colours, e-mail addresses, markup, and plain words (a password that
+ * is one dictionary word is a weak secret; peers skip it too, and words
+ * after `token`/`key` are far more often prose than secrets).
+ */
+export function isKeyedValueSecret(value: string, key = ''): boolean {
+  const v = value.trim();
+  if (isConfigValue(v)) return false;
+  // Already redacted in part (a home path, a user name): a second pass must find nothing new.
+  if (HAS_PLACEHOLDER.test(v)) return false;
+  // After a password key a word is a (weak) password, unless it says it is a stand-in.
+  if (PASSWORD_KEY.test(key) && !/fake|dummy|example|sample|^real[_-]?(?:key|secret|password|token)$/i.test(v) && /[A-Za-z0-9]/.test(v)) {
+    return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));
+  }
+  if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v)) return false;
+  if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
+  if (malformedToken(v)) return false;
+  // A word or a snake/kebab-case phrase; a long run of random letters (`seugeupfknprstoe`) stays a secret.
+  if (v.length <= 48 && WORD.test(v) && (v.length <= 12 || /[_.-]/.test(v) || entropy(v) < 3.2)) return false;
+  if (FAKE_WORDS.test(v)) return false;
+  if (!/[A-Za-z0-9]/.test(v)) return false;
+  if (v.length >= 8 && isPlaceholder(v)) return false;
+  return true;
+}
+
+/** What the engine asks: may the match `value` of rule `rule` be redacted? */
+export interface Verdict {
+  /** The rule's name. */
+  rule: string;
+  /** The text the match would replace (its `secret` group, or the whole match). */
+  value: string;
+  /** The rule is keyed by a name (RuleSpec.keepSettings): the value is judged as a key-value value. */
+  keyed: boolean;
+  /** The text of the match before the value (the key and its separator), when the rule has one. */
+  key?: string;
+}
+
+/** True when the match is a secret to redact; false for placeholders, examples, references, low entropy. */
+export function accept({ rule, value, keyed, key }: Verdict): boolean {
+  if (keyed) return isKeyedValueSecret(value, key);
+  if (rule === 'private-key') return privateKeyBody(value);
+  if (rule === 'jwt' && !jsonHeader(value)) return false;
+  if (rule === 'google-api-key' && PUBLISHED_KEYS.has(value)) return false;
+  if (isPlaceholder(value)) return false;
+  // A URL's password: `${DB_PASSWORD}`, `<password>`, `password`, `****` are templates.
+  if (rule === 'url-password') return !isConfigValue(value);
+  const floor = ENTROPY_FLOOR[rule];
+  return floor === undefined || floor === 0 || entropy(tokenBody(value)) >= floor;
+}
+
+/**
+ * A PEM block holds a key: at least 16 characters of base64 between its
+ * armour lines (gitleaks asks 64 for the whole block). `-----BEGIN PRIVATE
+ * KEY-----\nanything\n-----END...` in documentation is not one.
+ */
+function privateKeyBody(value: string): boolean {
+  const open = value.indexOf('-----', 10);
+  const end = value.indexOf('-----END', open + 5);
+  const body = value.slice(open < 0 ? 0 : open + 5, end < 0 ? value.length : end);
+  let n = 0;
+  for (let i = 0; i < body.length && n < 16; i++) if (/[A-Za-z0-9+/]/.test(body[i]!)) n++;
+  return n >= 16 && !isPlaceholder(body.replace(/\\n|\s/g, ''));
+}
+
+/** Decodes base64 or base64url (no padding needed); undefined when it is not. */
+function decode64(text: string): string | undefined {
+  if (!/^[A-Za-z0-9+/_-]{4,}={0,2}$/.test(text)) return undefined;
+  return Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+}
+
+/**
+ * A JWT whose header starts `eyJ` must decode to a JSON object (`{"alg":...}`):
+ * a cut-off or made-up header (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ` without
+ * its `}`, `eyJhbasdGci...`) is not one. A lone segment (no dot) stays a
+ * secret: base64url JSON blobs and tokens cut by the end of the text.
+ */
+function jsonHeader(value: string): boolean {
+  if (!value.startsWith('eyJ')) return true;
+  const dot = value.indexOf('.');
+  if (dot < 0) {
+    // A lone segment: a JWT header alone (`{"alg":...}` and nothing else) is no secret.
+    const whole = decode64(value);
+    return whole === undefined || !/^\{[\x20-\x7e\s]*\}\s*$/.test(whole);
+  }
+  const head = decode64(value.slice(0, dot));
+  return head !== undefined && head.includes('}');
+}
+
+/** A base64 value that decodes to readable text saying it is fake (`ZHVtbXk...` = "dummy..."). */
+function fakeInBase64(value: string): boolean {
+  if (value.length < 12 || value.length > 512) return false;
+  const text = decode64(value);
+  return text !== undefined && /^[\x20-\x7e]{6,}$/.test(text.slice(0, 64)) && (FAKE_WORDS.test(text) || /fake|dummy|example|sample/i.test(text));
+}
+
+/** Provider rules by their prefixes of 4 characters or more (weak prefixes such as `SK`, `pat` are left out). */
+let byPrefix: Array<[string, RegExp[]]> | undefined;
+
+function prefixTable(): Array<[string, RegExp[]]> {
+  if (byPrefix) return byPrefix;
+  const table = new Map<string, RegExp[]>();
+  for (const rule of PROVIDER_RULES) {
+    for (const marker of rule.markers ?? []) {
+      // Weak or word-like prefixes (`SK`, `pat`, `secret_`) say nothing about a value.
+      if (marker.length < 4 || !/^[A-Za-z0-9]/.test(marker) || /^[A-Za-z]+_$/.test(marker)) continue;
+      let list = table.get(marker);
+      if (!list) table.set(marker, (list = []));
+      list.push(new RegExp(`^(?:${rule.pattern})$`, rule.flags ?? ''));
+    }
+  }
+  byPrefix = [...table];
+  return byPrefix;
+}
+
+/**
+ * A value after a key that starts with a provider's prefix but is not a
+ * token of that provider (`xoxb-12345-abcd234`, `sk-ant-api03-abc123...`
+ * of the wrong length, `28249462:Ahello...`): documentation and tests write
+ * such values, and the provider's own format says they are not its tokens.
+ */
+function malformedToken(value: string): boolean {
+  let claimed = false;
+  for (const [prefix, patterns] of prefixTable()) {
+    // A long value is a token of a shape we do not know yet, not an example.
+    if (!value.startsWith(prefix) || value.length - prefix.length >= 40) continue;
+    claimed = true;
+    if (patterns.some((re) => re.test(value))) return false;
+  }
+  if (!claimed && /^[0-9]{5,16}:A/.test(value)) return !/^[0-9]{5,16}:A[A-Za-z0-9_-]{34}$/.test(value);
+  return claimed;
+}
