@@ -1768,11 +1768,11 @@ Object {
   "command": "wuu-import examples/import/codex-exec.ndjson | wuu-usage --by thread",
   "stderr": "wuu-usage: warning: no price for model unknown: its cost is shown as unknown (add it with --pricing FILE)\\n",
   "stdout": String(
-    kind\\tthread_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
-    row\\t01a23b53-1d98-7090-9011-268b70998b5e\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
-    total\\t\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
-    total\\t\\tsubagents\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0
-    total\\t\\tall\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    kind\\tthread_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd\\tdate_source
+    row\\t01a23b53-1d98-7090-9011-268b70998b5e\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t\\tnow
+    total\\t\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t\\tnow
+    total\\t\\tsubagents\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0\\t
+    total\\t\\tall\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t\\tnow
     
   ),
 }
