@@ -25,8 +25,12 @@ Prices: built in (genai-prices, offline) by the provider and model the
 stream names (thread_* over session_configured); a model without a price
 shows 'unknown' and one warning. Money is summed exactly (1e-15 USD units).
 
-Days come from a timestamp field of the events (timestamp, ts, time) when
-there is one, else the file's modification time; stdin: the time of the run.
+Days (--by day/week/month, --since/--until) come from the run's session id
+when it has the producer's YYYYMMDD-HHMMSS-... shape: the producer's wall
+clock, read in --timezone (so a run counts on the day its id names), else
+the file's modification time (stdin: the time of reading); a timestamp field
+of the events (timestamp, ts, time) comes first when there is one. Each row
+says which (date_source); the table footnotes it and marks guessed days *.
 
 Options:
       --by KEY[,KEY..]   rows by turn, run (default), thread, model, file,
@@ -35,7 +39,8 @@ Options:
       --breakdown        add a row per model under each row
       --since DAY        only usage of days >= DAY (YYYY-MM-DD)
       --until DAY        only usage of days <= DAY (YYYY-MM-DD)
-      --timezone ZONE    days in this IANA zone (default: local; e.g. UTC)
+      --timezone ZONE    days in this IANA zone (default: local; e.g. UTC);
+                         times without an offset are read in it
       --table            aligned human table (default on a terminal)
       --tsv              tab-separated, exact digits (default otherwise)
       --csv              comma-separated with a header, exact digits
@@ -52,9 +57,12 @@ Options:
                          at most one per file); results are identical
       --merge            the inputs are --json outputs: combine them exactly
                          (a turn or subagent in several parts counts once)
+  -q, --quiet            no warnings on stderr (bad lines and unreadable
+                         inputs are still reported)
 
 Warnings (FILE:LINE: warning: ...) do not change the exit status: a snapshot
-that goes down, odd token values (not counted), a run without result.
+that goes down, odd token values (not counted), a run without result, a
+--since/--until window that selects nothing.
 SIGINT/SIGTERM/SIGHUP: the totals read so far are printed, then exit 128+N.
 
 Examples:
@@ -66,10 +74,10 @@ Examples:
   flags: {
     string: ['by', 'pricing', 'jobs', 'color', 'since', 'until', 'timezone'],
     values: { by: USAGE_DIMS, color: ['auto', 'always', 'never'] },
-    boolean: ['json', 'csv', 'tsv', 'markdown', 'table', 'merge', 'breakdown', 'cost'],
+    boolean: ['json', 'csv', 'tsv', 'markdown', 'table', 'merge', 'breakdown', 'cost', 'quiet'],
     negatable: ['cost'],
     defaults: { cost: true },
-    alias: { j: 'jobs' },
+    alias: { j: 'jobs', q: 'quiet' },
   },
   create({ flags, positionals, stdoutIsTTY, env, warn }) {
     const formats = (['json', 'csv', 'tsv', 'markdown', 'table'] as const).filter((f) => flags.bool(f));
@@ -111,11 +119,13 @@ Examples:
         throw new UsageError(`--pricing ${pricingFile}: ${(err as Error).message}`);
       }
     }
-    const options = { by, breakdown: flags.bool('breakdown'), format, color, pricing, noCost: !flags.bool('cost'), timeZone, since, until, warn };
+    const quiet = flags.bool('quiet');
+    const options = { by, breakdown: flags.bool('breakdown'), format, color, pricing, noCost: !flags.bool('cost'), timeZone, since, until, warn: quiet ? () => {} : warn };
     const policy = {
       maxLineBytes: flags.int('max-line-bytes', { min: 1, size: true }) ?? DEFAULT_MAX_LINE_BYTES,
       strict: flags.bool('strict'),
       passInvalid: flags.bool('pass-invalid'),
+      quiet,
     };
     // The report's modules load only for a run (not for --help or --version).
     if (flags.bool('merge')) return { main: async (io) => (await import('../lib/usage/merge.js')).usageMergeMain(positionals, { ...options, policy }, io) };

@@ -122,6 +122,7 @@ const UPWARD_ALLOWED: Record<string, string> = {
   'lib/usage/merge.ts -> lib/cli/spec.ts': "wuu-usage --merge is a custom main, given the runner's ToolIO",
   'lib/usage/parallel.ts -> lib/cli/inputs.ts': "wuu-usage's main expands its inputs as the runner does",
   'lib/usage/parallel.ts -> lib/cli/spec.ts': "wuu-usage's main is a custom main, given the runner's ToolIO",
+  'lib/usage/parallel.ts -> lib/cli/policy.ts': "wuu-usage's main applies the runner's one bad-line flood rule to every file, -j workers too",
   'lib/usage/parallel.ts -> lib/cli/process.ts': "wuu-usage's main reports a signal with the runner's exit status",
   'lib/usage/files.ts -> lib/cli/inputs.ts': "wuu-usage's workers open inputs (gzip, FIFOs) as the runner does",
 };

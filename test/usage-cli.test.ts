@@ -51,8 +51,8 @@ t.test('on a terminal: a human table with separators, dollars, prompt, cache hit
   t.equal(plain.code, 0);
   t.equal(plain.stderr, '');
   const lines = plain.stdout.trimEnd().split('\n');
-  t.match(lines[0], /^THREAD\s+RUN\s+AGENT\s+TURNS\s+AGENTS\s+INPUT\s+CACHE WRITE\s+CACHE READ\s+PROMPT\s+OUTPUT\s+CACHE HIT\s+COST$/);
-  t.match(plain.stdout, /th_1\s+run-th_1\s+main\s+1\s+0\s+1,234,567\s+10,000\s+2,000,000\s+3,244,567\s+45,678\s+61\.6%\s+\$\d+\.\d\d\n/);
+  t.match(lines[0], /^THREAD\s+RUN\s+FILE\s+AGENT\s+TURNS\s+AGENTS\s+INPUT\s+CACHE WRITE\s+CACHE READ\s+PROMPT\s+OUTPUT\s+CACHE HIT\s+COST$/);
+  t.match(plain.stdout, /th_1\s+run-th_1\s+<stdin>\s+main\s+1\s+0\s+1,234,567\s+10,000\s+2,000,000\s+3,244,567\s+45,678\s+61\.6%\s+\$\d+\.\d{3}\n/, "three decimals: the smallest cost, $0.012, needs them");
   t.match(plain.stdout, /TOTAL\s+all\s+1\s+1\s+1,237,567/);
   t.notMatch(plain.stdout, /\u001b/, 'NO_COLOR: no escape codes');
   const widths = new Set(lines.filter((l) => /^-+/.test(l)).map((l) => l.length));
@@ -67,8 +67,8 @@ t.test('on a terminal: a human table with separators, dollars, prompt, cache hit
 
 t.test('in a pipe: TSV with exact digits by default', async (t) => {
   const r = await usageRun(['--no-cost'], { stdin: runText({ turns: [[10, 20, 30, 40]] }) });
-  t.equal(r.stdout.split('\n')[0], 'kind\tthread_id\trun_id\tagent\tturns\tagents\tinput_tokens\tcache_creation_tokens\tcache_read_tokens\tprompt_tokens\toutput_tokens\tcache_hit_ratio');
-  t.equal(r.stdout.split('\n')[1], 'row\tth_1\trun-th_1\tmain\t1\t0\t10\t20\t30\t60\t40\t0.5');
+  t.equal(r.stdout.split('\n')[0], 'kind\tthread_id\trun_id\tfile\tagent\tturns\tagents\tinput_tokens\tcache_creation_tokens\tcache_read_tokens\tprompt_tokens\toutput_tokens\tcache_hit_ratio\tdate_source');
+  t.equal(r.stdout.split('\n')[1], 'row\tth_1\trun-th_1\t<stdin>\tmain\t1\t0\t10\t20\t30\t60\t40\t0.5\tnow');
 });
 
 t.test('hostile ids cannot paint the terminal or break alignment', async (t) => {

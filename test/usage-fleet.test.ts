@@ -77,7 +77,7 @@ t.test('DuckDB: totals computed with SQL from --csv and --json equal wuu-usage t
     const fromCsv = await con.runAndReadAll(
       `SELECT sum(input_tokens)::VARCHAR AS input, sum(cache_read_tokens)::VARCHAR AS cache_read, sum(output_tokens)::VARCHAR AS output, sum(cost_usd::DECIMAL(38,15))::VARCHAR AS cost
        FROM read_csv('${path.join(out, 'usage.csv')}', header = true, all_varchar = true,
-         columns = {'kind':'VARCHAR','day':'VARCHAR','model':'VARCHAR','agent':'VARCHAR','turns':'BIGINT','agents':'BIGINT','input_tokens':'HUGEINT','cache_creation_tokens':'HUGEINT','cache_read_tokens':'HUGEINT','prompt_tokens':'HUGEINT','output_tokens':'HUGEINT','cache_hit_ratio':'VARCHAR','cost_usd':'VARCHAR'})
+         columns = {'kind':'VARCHAR','day':'VARCHAR','model':'VARCHAR','agent':'VARCHAR','turns':'BIGINT','agents':'BIGINT','input_tokens':'HUGEINT','cache_creation_tokens':'HUGEINT','cache_read_tokens':'HUGEINT','prompt_tokens':'HUGEINT','output_tokens':'HUGEINT','cache_hit_ratio':'VARCHAR','cost_usd':'VARCHAR','date_source':'VARCHAR'})
        WHERE kind = 'row'`,
     );
     const c = fromCsv.getRowObjectsJson()[0]!;

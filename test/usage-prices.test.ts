@@ -64,7 +64,8 @@ function libraryCosts(units: Map<string, Counts>): Map<string, number | null> {
   return out;
 }
 
-const dollars = (usd: number) => (usd > 0 && usd < 0.01 ? null : `$${usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+/** Dollars with the table's decimals (one precision per table: the fewest that show its smallest cost). */
+const dollars = (usd: number, decimals: number) => `$${usd.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })}`;
 
 t.test('wuu-usage examples/ on a terminal: dollars for the examples models, as calcPrice computes them', async (t) => {
   const dir = path.join(ROOT, 'examples');
@@ -91,7 +92,9 @@ t.test('wuu-usage examples/ on a terminal: dollars for the examples models, as c
       .filter((l) => l.includes('"kind":"row"') && l.includes(`"model":${JSON.stringify(model)}`))
       .reduce((s, l) => s + Number((JSON.parse(l) as { cost_usd: number }).cost_usd), 0);
     t.ok(Math.abs(sum - usd) < 1e-9, `${model}: ${sum} = calcPrice ${usd}`);
-    if (rows.length === 1 && dollars(usd) !== null) t.equal(cost[0], dollars(usd), `${model} shown to the cent`);
+    const decimals = /\$[\d,]+\.(\d+)/.exec(byModel.stdout)?.[1]?.length ?? 2;
+    t.ok(decimals >= 2 && decimals <= 6, `${decimals} decimals`);
+    if (rows.length === 1) t.equal(cost[0], dollars(usd, decimals), `${model} shown with the table's decimals`);
   }
 });
 

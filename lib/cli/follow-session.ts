@@ -32,6 +32,12 @@ export class FollowSession {
     }
   }
 
+  /** A custom main (wuu-usage) saw the run's `result` itself: the grace period starts. */
+  resultSeen(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.stop.abort(), this.graceMs);
+  }
+
   /** The input ended: no timer outlives it. */
   close(): void {
     clearTimeout(this.timer);

@@ -75,7 +75,9 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
             write: (text) => sink.write(text),
             warn,
             interrupted: signals.interrupted,
-            readInputs: (names, onChunk) => loop.read(names, onChunk),
+            readInputs: (names, onChunk, onEnd) => loop.read(names, onChunk, undefined, onEnd),
+            follow,
+            resultSeen: () => loop.session?.resultSeen(),
           })
         : await driveCore({
             core: toolRun.core,

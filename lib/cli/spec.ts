@@ -50,7 +50,16 @@ export interface ToolIO {
    * Reads inputs as the runner does (directories, gzip, stdin, errors
    * reported); false when the run was stopped (signal, closed output).
    */
-  readInputs(names: string[], onChunk: (chunk: Buffer, file: string) => void | Promise<void>): Promise<boolean>;
+  readInputs(
+    names: string[],
+    onChunk: (chunk: Buffer, file: string) => void | Promise<void>,
+    /** After an input that was read (also when its damage is reported next): end-of-file handling. */
+    onEnd?: (file: string, damage: string | undefined) => void | Promise<void>,
+  ): Promise<boolean>;
+  /** Whether -f (follow) was given: readInputs follows each FILE as it grows. */
+  follow?: boolean;
+  /** Follow mode: the run's `result` was read; the input ends after the runner's grace period. */
+  resultSeen?: () => void;
 }
 
 /** Everything a binary declares. */

@@ -1,39 +1,95 @@
 /**
  * Where a unit's time comes from and how it becomes a day, week or month.
  *
- * The producer writes no timestamps. A unit's time is a timestamp field of
- * its events when one is present (`timestamp`, `ts` or `time`: ISO 8601 or
- * epoch seconds/milliseconds), else the input file's modification time, else
- * (stdin from a pipe) the time of the report. Days are calendar days in the
- * `--timezone` (an IANA name; default the local zone), weeks are ISO weeks
- * (`2026-W49`, Monday first), months `2026-12`.
+ * The producer writes no timestamps (WIRE-FORMAT.md trap 13). A unit's time,
+ * in order of trust:
+ * - `timestamp`: a timestamp field of its events (`timestamp`, `ts` or `time`:
+ *   ISO 8601 or epoch seconds/milliseconds), when an adapter wrote one;
+ * - `session_id`: the run's session id (root thread id, else `run-` + id) when
+ *   it has the producer's `YYYYMMDD-HHMMSS-...` shape;
+ * - `mtime`: the input file's modification time (wrong once a file is copied);
+ * - `now`: stdin from a pipe, the time of the report.
+ *
+ * The session id is the producer's wall clock (Go's time.Now().Format, the
+ * producer machine's local zone) with no offset written. It is read, like
+ * every timestamp without an offset, as a wall-clock time in `--timezone`
+ * (default: this machine's local zone): the run counts on the calendar day
+ * written in its id, whatever zone reads it, and the day does not shift when
+ * the report is made elsewhere. Such a time is kept as `YYYY-MM-DDTHH:MM:SS`
+ * (no `Z`); a time with an offset, an mtime or now is an instant (`...Z`).
+ * Days are calendar days in the `--timezone` (an IANA name; default the
+ * local zone), weeks are ISO weeks (`2026-W49`, Monday first), months `2026-12`.
  */
 import fs from 'node:fs';
 
-/** Milliseconds since the epoch of a timestamp field (ISO string, or epoch seconds / milliseconds). */
-export function timeOfValue(value: unknown): number | undefined {
-  let ms: number;
-  if (typeof value === 'number' && Number.isFinite(value)) ms = value < 1e11 ? value * 1000 : value;
-  else if (typeof value === 'string' && value !== '') ms = Date.parse(value);
-  else return undefined;
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return undefined;
-  return ms;
+/** Where a unit's time comes from (see the module comment); null when it has none. */
+export type DateSource = 'timestamp' | 'session_id' | 'mtime' | 'now';
+export const DATE_SOURCES: readonly DateSource[] = ['timestamp', 'session_id', 'mtime', 'now'];
+
+/** A time and where it comes from. */
+export interface Dated {
+  time: string | null;
+  source: DateSource | null;
 }
 
-/** The time of an event's timestamp field, as ISO 8601 UTC; undefined when it has none. */
+const WALL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?$/;
+const OFFSET_RE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A wall-clock time (no offset) as `YYYY-MM-DDTHH:MM:SS[.fff]`, or undefined when it is no real time. */
+function wallTime(y: string, mo: string, d: string, h = '00', mi = '00', s = '00', frac = ''): string | undefined {
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  const iso = new Date(ms).toISOString();
+  if (Number.isNaN(ms) || iso.slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) return undefined;
+  return `${y}-${mo}-${d}T${h}:${mi}:${s}${frac.slice(0, 4)}`;
+}
+
+/** Whether a unit's time is a wall-clock time (no offset: read in the report's zone). */
+export function isWallTime(time: string): boolean {
+  return WALL_RE.test(time);
+}
+
+/**
+ * The time of a session id of the producer's shape (`YYYYMMDD-HHMMSS-...`,
+ * or a run id `run-` + one), as a wall-clock time; undefined for any other id.
+ */
+export function sessionTime(id: string | null | undefined): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  const m = /^(?:run-)?(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-./.exec(id);
+  return m === null ? undefined : wallTime(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6]);
+}
+
+/**
+ * The time of a timestamp field: an instant (ISO 8601 UTC) for epoch seconds
+ * or milliseconds and for text with an offset; a wall-clock time for ISO
+ * text without one (read later in the report's zone, never the machine's).
+ */
+export function timeOfValue(value: unknown): string | undefined {
+  let ms: number;
+  if (typeof value === 'number' && Number.isFinite(value)) ms = value < 1e11 ? value * 1000 : value;
+  else if (typeof value === 'string' && value !== '') {
+    const wall = WALL_RE.exec(value.trim());
+    if (wall !== null) return wallTime(wall[1]!, wall[2]!, wall[3]!, wall[4], wall[5], wall[6], wall[7]);
+    // Other text is taken only with an offset (RFC 3339, or Date's own forms with a zone name).
+    if (!OFFSET_RE.test(value.trim()) && !/\b(?:GMT|UTC)\b/.test(value)) return undefined;
+    ms = Date.parse(value);
+  } else return undefined;
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return undefined;
+  return new Date(ms).toISOString();
+}
+
+/** The time of an event's timestamp field; undefined when it has none. */
 export function eventTime(event: Record<string, unknown>): string | undefined {
-  const ms = timeOfValue(event.timestamp) ?? timeOfValue(event.ts) ?? timeOfValue(event.time);
-  return ms === undefined ? undefined : new Date(ms).toISOString();
+  return timeOfValue(event.timestamp) ?? timeOfValue(event.ts) ?? timeOfValue(event.time);
 }
 
 /** A file's modification time (ISO 8601 UTC); for stdin (or a pipe) the current time. */
-export function fileTime(file: string): string | null {
+export function fileTime(file: string): Dated {
   try {
-    if (file === '-' || file === '<stdin>') return new Date().toISOString();
+    if (file === '-' || file === '<stdin>') return { time: new Date().toISOString(), source: 'now' };
     const stat = fs.statSync(file);
-    return stat.isFile() ? stat.mtime.toISOString() : new Date().toISOString();
+    return stat.isFile() ? { time: stat.mtime.toISOString(), source: 'mtime' } : { time: new Date().toISOString(), source: 'now' };
   } catch {
-    return null;
+    return { time: null, source: null };
   }
 }
 
@@ -68,7 +124,9 @@ export class Calendar {
     let day = this.days.get(time);
     if (day === undefined) {
       const ms = Date.parse(time);
-      if (Number.isNaN(ms)) day = 'unknown';
+      // A wall-clock time read in the zone is on the day it names.
+      if (isWallTime(time)) day = time.slice(0, 10);
+      else if (Number.isNaN(ms) || !OFFSET_RE.test(time)) day = 'unknown';
       else {
         // Built on first use: Intl formats are slow to create.
         this.format ??= new Intl.DateTimeFormat('en-CA', { timeZone: this.zone, year: 'numeric', month: '2-digit', day: '2-digit' });

@@ -8,8 +8,8 @@ import net from 'node:net';
 import type { Readable } from 'node:stream';
 import { describeInputError, inputBytes, releaseFifoOpen } from '../cli/inputs.js';
 import { fileTime } from './dates.js';
-import { InputReader, type ScanPolicy } from './reader.js';
-import { UsageScanner } from './scanner.js';
+import { InputReader, type BadLineReport, type ScanPolicy } from './reader.js';
+import { UsageScanner, type TimeOfFile } from './scanner.js';
 import type { UsageUnit } from './types.js';
 
 /**
@@ -37,10 +37,13 @@ function openSource(name: string): Promise<Readable> {
   });
 }
 
+/** A counted bad line, recorded by a worker for the flood rule: file, line, message, fresh (see BadLineReport). */
+export type BadLineEntry = [string, number, string, boolean];
+
 /** What scanning one input produced. */
 export interface FileScan {
-  /** Messages for stderr in order (without the program name). */
-  messages: string[];
+  /** Messages for stderr in order (without the program name); counted bad lines as entries for the flood rule. */
+  messages: Array<string | BadLineEntry>;
   units: UsageUnit[];
   badLines: number;
   /** The input could not be read (exit status 2). */
@@ -67,14 +70,18 @@ export async function scanFile(
   policy: ScanPolicy,
   interrupt: Interrupt = { interrupted: false },
   say?: (message: string) => void,
-  timeOfFile: (file: string) => string | null = fileTime,
+  timeOfFile: TimeOfFile = fileTime,
+  bad?: BadLineReport,
 ): Promise<FileScan> {
-  const messages: string[] = [];
+  const messages: FileScan['messages'] = [];
   const result: FileScan = { messages, units: [], badLines: 0, unreadable: false, stopped: false };
   // Serially, messages are written as they come (a live pipe sees them at once); a worker collects them.
   const message = say ?? ((m: string) => messages.push(m));
-  const scanner = new UsageScanner(name, message, timeOfFile);
-  const reader = new InputReader(name, policy, scanner, message);
+  const report: BadLineReport = bad ?? ((file, line, text, fresh) => messages.push([file, line, text, fresh]));
+  const scanner = new UsageScanner(name, policy.quiet ? () => {} : message, timeOfFile);
+  const reader = new InputReader(name, policy, scanner, message, report);
+  let damage: string | undefined;
+  let read = false;
   // Gzip is decided by the magic bytes, as in the runner. While the open is
   // pending (a FIFO with no writer blocks it), a signal releases it.
   let source: Readable | undefined;
@@ -86,14 +93,19 @@ export async function scanFile(
     interrupt.current = source;
     if (interrupt.interrupted) source.destroy();
     for await (const chunk of inputBytes(source as AsyncIterable<Buffer>)) {
+      read = true;
       reader.push(chunk);
       if (reader.stopped || interrupt.interrupted) break;
     }
   } catch (err) {
     if (!interrupt.interrupted) {
-      message(`${name}: ${describeInputError(err as NodeJS.ErrnoException)}`);
-      result.unreadable = true;
-      return result;
+      damage = describeInputError(err as NodeJS.ErrnoException);
+      // Failed before a byte (missing, unreadable): nothing to finish.
+      if (!read) {
+        message(`${name}: ${damage}`);
+        result.unreadable = true;
+        return result;
+      }
     }
   } finally {
     interrupt.current = undefined;
@@ -106,5 +118,10 @@ export async function scanFile(
   result.badLines = reader.badLines;
   result.stopped = reader.stopped;
   if (!reader.stopped) result.units = scanner.finish(interrupt.interrupted);
+  if (damage !== undefined) {
+    // A damaged input (a cut .gz, trailing garbage) gives everything it holds, then the damage is named, as in the runner.
+    message(`${name}: ${damage}`);
+    result.unreadable = true;
+  }
   return result;
 }

@@ -5,7 +5,7 @@
  * row (`--breakdown`), and totals. Every row and total is a sum of units, so
  * the totals of any grouping equal the ungrouped totals.
  */
-import type { Calendar } from './dates.js';
+import { DATE_SOURCES, type Calendar } from './dates.js';
 import { unitKey } from './ledger.js';
 import type { Pricer } from './prices.js';
 import { TOKEN_FIELDS, type Tokens, type UsageDim, type UsageUnit } from './types.js';
@@ -18,13 +18,37 @@ export interface Sums extends Tokens {
   cost: bigint;
   /** Whether a unit of the row has no price (then the row's cost is unknown). */
   unpriced: boolean;
+  /** Where the days of its units come from: a bit per DATE_SOURCES entry, and NO_DATE. */
+  dates: number;
+}
+
+/** The bit of a unit without any time in {@link Sums.dates}. */
+const NO_DATE = 1 << DATE_SOURCES.length;
+
+/** The date sources of sums, as `session_id`, `mtime+session_id`, ... (`none` for a unit without time). */
+export function dateSources(s: Sums): string {
+  const names: string[] = [];
+  DATE_SOURCES.forEach((name, i) => {
+    if (s.dates & (1 << i)) names.push(name);
+  });
+  if (s.dates & NO_DATE) names.push('none');
+  return names.sort().join('+');
+}
+
+/** Whether some day of the sums comes from a guess (a file's mtime, now, or nothing) rather than the run itself. */
+export function guessedDate(s: Sums): boolean {
+  return (s.dates & ~((1 << DATE_SOURCES.indexOf('timestamp')) | (1 << DATE_SOURCES.indexOf('session_id')))) !== 0;
 }
 
 /** One report row. */
 export interface UsageRow {
   /** `row`; `model` for a --breakdown row under it; `total`. */
   kind: 'row' | 'model' | 'total';
-  /** Values of the grouping columns (see {@link keyColumns}); null where none applies. */
+  /**
+   * Values of the grouping columns (see {@link keyColumns}); null where none
+   * applies. The `file` column of a per-run or per-turn row is the files its
+   * units were read from (`, `-joined), not part of its identity.
+   */
   keys: Array<string | null>;
   /** `main`, `subagents`, an agent_id (--by turn) or `all` (total). */
   agent: string;
@@ -72,11 +96,13 @@ export function dimColumns(dim: UsageDim): Array<[string, string]> {
         ['run_id', 'RUN'],
         ['turn_id', 'TURN'],
         ['model', 'MODEL'],
+        ['file', 'FILE'],
       ];
     case 'run':
       return [
         ['thread_id', 'THREAD'],
         ['run_id', 'RUN'],
+        ['file', 'FILE'],
       ];
     case 'thread':
       return [['thread_id', 'THREAD']];
@@ -131,25 +157,36 @@ function columnValue(unit: UsageUnit, field: string, calendar: Calendar | undefi
   }
 }
 
+/** Which run a unit belongs to, for counting runs (a run without ids is its file and line). */
+export function runIdentity(u: UsageUnit): string {
+  return u.thread_id !== '' || u.run_id ? `${u.thread_id}\u0000${u.run_id}` : `${u.file}\u0000${u.line}`;
+}
+
 /** Empty sums. */
 export function newSums(): Sums {
-  return { turns: 0, agents: 0, input_tokens: 0n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: 0n, cost: 0n, unpriced: false };
+  return { turns: 0, agents: 0, input_tokens: 0n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: 0n, cost: 0n, unpriced: false, dates: 0 };
 }
 
 /** Adds a unit (and its cost: null when it has no price) to sums. */
 export function addUnit(sums: Sums, unit: UsageUnit, cost: bigint | null): void {
   if (unit.kind === 'turn') sums.turns++;
-  else sums.agents++;
+  else if (unit.kind === 'agent') sums.agents++;
+  sums.dates |= unit.date_source === null ? NO_DATE : 1 << DATE_SOURCES.indexOf(unit.date_source);
   for (const f of TOKEN_FIELDS) sums[f] += unit[f];
   if (cost === null) sums.unpriced = true;
   else sums.cost += cost;
 }
+
+/** Files named in the FILE column of one run's row, at most. */
+const MAX_FILES = 4;
 
 const SORTED_DIMS: ReadonlySet<UsageDim> = new Set(['model', 'file', 'day', 'week', 'month']);
 
 interface Group {
   keys: Array<string | null>;
   sortKey: string;
+  /** Index of the file column when it is an attribute (per-run rows), and the files seen. */
+  files?: string[];
   main?: Sums;
   subagents?: Sums;
   agent?: string;
@@ -162,6 +199,8 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
   const calendar = options.calendar;
   const cols = keyColumns(by);
   const perUnit = by.includes('turn');
+  // The file of a run is where it was read, not what it is: a run split over two files is one row.
+  const fileAt = by.includes('file') ? -1 : cols.findIndex(([field]) => field === 'file');
   const units: UsageUnit[] = [];
   for (const unit of allUnits) {
     if (options.since !== undefined || options.until !== undefined) {
@@ -171,7 +210,8 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
     units.push(unit);
   }
   const pricer = options.pricer;
-  const costs = units.map((u) => (pricer ? pricer.cost(u) : null));
+  // A run without usage costs nothing, whatever its model (a setup failure names none).
+  const costs = units.map((u) => (pricer ? (u.kind === 'run' ? 0n : pricer.cost(u)) : null));
   const groups = new Map<string, Group>();
   const order: Group[] = [];
   const main = newSums();
@@ -179,17 +219,23 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
   const all = newSums();
   units.forEach((unit, i) => {
     const cost = pricer ? costs[i]! : 0n;
-    const keys = cols.map(([field]) => columnValue(unit, field, calendar));
+    const keys = cols.map(([field], k) => (k === fileAt ? null : columnValue(unit, field, calendar)));
     const sortKey = JSON.stringify(keys);
     // --by turn: every turn and every subagent is a row of its own.
-    const groupKey = perUnit ? unitKey(unit) : sortKey;
+    // A run without ids (a setup failure) cannot be told from another: a row of its own.
+    const groupKey = perUnit || (fileAt >= 0 && unit.thread_id === '' && !unit.run_id) ? unitKey(unit) : sortKey;
     let group = groups.get(groupKey);
     if (group === undefined) {
-      group = { keys, sortKey, models: new Map() };
+      group = { keys, sortKey, models: new Map(), files: fileAt >= 0 ? [] : undefined };
       groups.set(groupKey, group);
       order.push(group);
     }
-    const side = unit.kind === 'turn' ? 'main' : 'subagents';
+    if (group.files !== undefined && group.files.length <= MAX_FILES && !group.files.includes(unit.file)) {
+      // Units come sorted by file: a run read from many files lists the first few.
+      group.files.push(unit.file);
+      group.keys[fileAt] = group.files.length > MAX_FILES ? `${group.files.slice(0, MAX_FILES).join(', ')}, ...` : group.files.join(', ');
+    }
+    const side = unit.kind === 'agent' ? 'subagents' : 'main';
     addUnit((group[side] ??= newSums()), unit, cost);
     if (unit.kind === 'agent' && perUnit) group.agent = unit.agent_id;
     if (options.breakdown) {

@@ -6,7 +6,7 @@
  * values), scanner (one stream's events to units), reader (bytes to the
  * scanner, non-usage lines skipped as bytes), files (one file), parallel
  * (serial and worker-thread runs, signals), worker, ledger (each unit once),
- * dates (day/week/month in a zone), prices (built-in and --pricing, exact
+ * dates (a unit's time: timestamp, session id, mtime; day/week/month in a zone), prices (built-in and --pricing, exact
  * money), grouping (rows, breakdown, totals), report-json, report-text
  * (table, Markdown, CSV, TSV), render (format dispatch), merge (--merge),
  * usage (the tool: its core and programmatic stream).
@@ -19,6 +19,6 @@ export { buildReport, keyColumns, type ReportOptions, type UsageReport, type Usa
 export { UsageLedger, unitJson, unitKey } from './ledger.js';
 export { UsageScanner } from './scanner.js';
 export { parsePricing, Pricer, usdHuman, usdDecimal, groupDigits, libraryUsage, type Rates, type PriceTable } from './prices.js';
-export { checkTimeZone, isIsoDate, Calendar, isoWeek } from './dates.js';
-export { USAGE_TYPES, USAGE_DIMS, TOKEN_FIELDS, type Tokens, type AgentUnit, type TurnUnit, type UsageUnit, type UsageDim, type UsageFormat, type Warn } from './types.js';
+export { checkTimeZone, isIsoDate, Calendar, isoWeek, sessionTime, type DateSource } from './dates.js';
+export { USAGE_TYPES, USAGE_DIMS, TOKEN_FIELDS, type Tokens, type AgentUnit, type RunUnit, type TurnUnit, type UsageUnit, type UsageDim, type UsageFormat, type Warn } from './types.js';
 export type { ScanPolicy } from './reader.js';

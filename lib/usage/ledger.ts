@@ -1,8 +1,10 @@
 /**
  * The units of many inputs, each turn and subagent counted once however often
- * it is seen (the same file given twice, overlapping `--merge` parts), and
- * the canonical `--json` line of a unit (exact digits, fixed field order).
+ * it is seen (the same file given twice, overlapping `--merge` parts, a run
+ * plus a copy of its tail, a log rotated mid-run), and the canonical
+ * `--json` line of a unit (exact digits, fixed field order).
  */
+import { DATE_SOURCES } from './dates.js';
 import { describeTurn } from './scanner.js';
 import { promptOf, type UsageUnit, type Warn } from './types.js';
 
@@ -11,49 +13,100 @@ export function unitKey(unit: UsageUnit): string {
   if (unit.kind === 'turn') {
     return unit.thread_id !== '' && unit.turn_id !== '' ? `t\u0000${unit.thread_id}\u0000${unit.turn_id}` : `t@${unit.file}\u0000${unit.line}`;
   }
+  if (unit.kind === 'run') return runKey(unit) ?? `r@${unit.file}\u0000${unit.line}`;
   return unit.agent_id !== '' ? `a\u0000${unit.agent_id}` : `a@${unit.file}\u0000${unit.line}`;
+}
+
+/** The identity of the run a unit belongs to, when its ids name one. */
+function runKey(unit: UsageUnit): string | undefined {
+  return unit.thread_id !== '' && unit.run_id !== null && unit.run_id !== '' ? `r\u0000${unit.thread_id}\u0000${unit.run_id}` : undefined;
 }
 
 const j = (v: string | null) => JSON.stringify(v);
 
 /** Canonical JSON text of a unit (fixed field order, token counts as exact digits): the --json line. */
 export function unitJson(u: UsageUnit, extra = ''): string {
-  const head =
-    u.kind === 'turn'
-      ? `{"kind":"turn","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`
-      : `{"kind":"agent","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${j(u.agent_type)},"agent_status":${j(u.agent_status)}`;
-  const tail = u.kind === 'turn' ? `,"end":${j(u.end)},"source":${j(u.source)}` : `,"source":${j(u.source)}`;
+  let head: string;
+  let tail: string;
+  if (u.kind === 'turn') {
+    head = `{"kind":"turn","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`;
+    tail = `,"end":${j(u.end)},"source":${j(u.source)}`;
+  } else if (u.kind === 'agent') {
+    head = `{"kind":"agent","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${j(u.agent_type)},"agent_status":${j(u.agent_status)}`;
+    tail = `,"source":${j(u.source)}`;
+  } else {
+    head = `{"kind":"run","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)}`;
+    tail = '';
+  }
   return (
-    `${head},"run_id":${j(u.run_id)},"run_status":${j(u.run_status)},"provider":${j(u.provider)},"model":${j(u.model)},"time":${j(u.time)}${tail}` +
+    `${head},"run_id":${j(u.run_id)},"run_status":${j(u.run_status)},"provider":${j(u.provider)},"model":${j(u.model)},"time":${j(u.time)},"date_source":${j(u.date_source)}${tail}` +
     `,"input_tokens":${u.input_tokens},"cache_creation_tokens":${u.cache_creation_tokens},"cache_read_tokens":${u.cache_read_tokens},"output_tokens":${u.output_tokens}${extra}}`
   );
 }
 
-/**
- * Which of two records of the same turn or subagent counts, independent of
- * the order they arrive in: one that ended (or whose run has a result), then
- * the larger cumulative count, then the canonical text.
- */
-function preferred(a: UsageUnit, b: UsageUnit): UsageUnit {
-  const rank = (u: UsageUnit): bigint[] => [
-    u.kind === 'turn' ? (u.end !== null ? 1n : 0n) : u.agent_status !== 'running' && u.agent_status !== '' ? 1n : 0n,
-    u.run_id !== null ? 1n : 0n,
-    promptOf(u) + u.output_tokens,
-    u.input_tokens,
-    u.output_tokens,
-    u.cache_creation_tokens,
-    u.cache_read_tokens,
-  ];
-  const ra = rank(a);
-  const rb = rank(b);
-  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! > rb[i]! ? a : b;
+/** Compares rank vectors; positive when `a` ranks higher. */
+function compareRanks(a: bigint[], b: bigint[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]! ? 1 : -1;
+  return 0;
+}
+
+/** Higher is better: which record's counts are the most complete (cumulative counts only grow). */
+function countRank(u: UsageUnit): bigint[] {
+  const source = u.kind === 'turn' ? { usage_updated: 2n, turn_completed: 1n, none: 0n }[u.source] : u.kind === 'agent' ? (u.source === 'report' ? 1n : 0n) : 0n;
+  const settled = u.kind === 'turn' ? (u.end !== null ? 1n : 0n) : u.kind === 'agent' && u.agent_status !== 'running' && u.agent_status !== '' ? 1n : 0n;
+  return [source, promptOf(u) + u.output_tokens, settled, u.input_tokens, u.output_tokens, u.cache_creation_tokens, u.cache_read_tokens];
+}
+
+/** A total order on records, for ties (independent of arrival order). */
+function canonical(a: UsageUnit, b: UsageUnit): UsageUnit {
   return unitJson(a) >= unitJson(b) ? a : b;
+}
+
+/** Trust of a time source: a timestamp, then the session id, then a file's mtime, then now. */
+function dateRank(u: UsageUnit): number {
+  return u.date_source === null ? -1 : DATE_SOURCES.length - DATE_SOURCES.indexOf(u.date_source);
+}
+
+/**
+ * One record of a turn or subagent seen twice, whatever the order they
+ * arrive in: each fact from the record that knows it best. Counts (with
+ * their source, file and line) from the most complete record: the last
+ * snapshot beats a turn_completed without cache counts, so a log rotated
+ * between a turn's last `usage_updated` and its `turn_completed` keeps its
+ * cache tokens. How it ended and its run's result from a record that has
+ * them; the model from one that names it (a tail copy has no
+ * session_configured); the time from the most trusted source.
+ */
+function combine(a: UsageUnit, b: UsageUnit): UsageUnit {
+  const byCounts = compareRanks(countRank(a), countRank(b));
+  const base = byCounts > 0 ? a : byCounts < 0 ? b : canonical(a, b);
+  const other = base === a ? b : a;
+  const out = { ...base } as UsageUnit;
+  if (out.kind === 'turn' && other.kind === 'turn' && out.end === null) out.end = other.end;
+  if (out.kind === 'agent' && other.kind === 'agent') {
+    if (out.agent_type === '') out.agent_type = other.agent_type;
+    if (out.agent_status === '' || (out.agent_status === 'running' && other.agent_status !== '')) out.agent_status = other.agent_status;
+  }
+  if (out.run_id === null && other.run_id !== null) {
+    out.run_id = other.run_id;
+    out.run_status = other.run_status;
+  }
+  if (out.model === 'unknown' && other.model !== 'unknown') {
+    out.model = other.model;
+    out.provider = other.provider;
+  }
+  const dates = dateRank(other) - dateRank(out);
+  if (dates > 0 || (dates === 0 && other.time !== null && (out.time === null || other.time < out.time))) {
+    out.time = other.time;
+    out.date_source = other.date_source;
+  }
+  return out;
 }
 
 function compareUnits(a: UsageUnit, b: UsageUnit): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   if (a.line !== b.line) return a.line - b.line;
-  if (a.kind !== b.kind) return a.kind === 'turn' ? -1 : 1;
+  if (a.kind !== b.kind) return a.kind < b.kind ? 1 : -1; // turn, run, agent
   const ka = unitKey(a);
   const kb = unitKey(b);
   return ka < kb ? -1 : ka > kb ? 1 : 0;
@@ -61,7 +114,7 @@ function compareUnits(a: UsageUnit, b: UsageUnit): number {
 
 /**
  * The units of many inputs, each turn and subagent once. Adding is
- * order-independent (see {@link preferred}); `units()` is sorted by file and
+ * order-independent (see {@link combine}); `units()` is sorted by file and
  * line, so the report does not depend on how the work was split.
  */
 export class UsageLedger {
@@ -77,14 +130,25 @@ export class UsageLedger {
         this.byKey.set(key, unit);
         continue;
       }
-      const what = unit.kind === 'turn' ? describeTurn(unit.thread_id, unit.turn_id) : `subagent ${unit.agent_id}`;
-      this.warn(`${unit.file}:${unit.line}: warning: ${what} already seen at ${seen.file}:${seen.line}; counted once`);
-      this.byKey.set(key, preferred(seen, unit));
+      if (unit.kind !== 'run') {
+        const what = unit.kind === 'turn' ? describeTurn(unit.thread_id, unit.turn_id) : `subagent ${unit.agent_id}`;
+        this.warn(`${unit.file}:${unit.line}: warning: ${what} already seen at ${seen.file}:${seen.line}; counted once`);
+      }
+      this.byKey.set(key, combine(seen, unit));
     }
   }
 
-  /** The units, sorted by file and line. */
+  /**
+   * The units, sorted by file and line. A zero-usage run record is left out
+   * when a turn or subagent of the same run was seen elsewhere (the tail of
+   * a run holds only its result).
+   */
   units(): UsageUnit[] {
-    return [...this.byKey.values()].sort(compareUnits);
+    const runs = new Set<string>();
+    for (const unit of this.byKey.values()) {
+      const key = unit.kind === 'run' ? undefined : runKey(unit);
+      if (key !== undefined) runs.add(key);
+    }
+    return [...this.byKey.values()].filter((u) => u.kind !== 'run' || !runs.has(runKey(u) ?? '')).sort(compareUnits);
   }
 }

@@ -10,9 +10,10 @@
 import { badLineMessage, InvalidLineError, LineSplitter, parseNothing, readLine, type EventRecord, type Line } from '../jsonl.js';
 import type { Core } from '../core.js';
 import { expandInput } from '../cli/inputs.js';
-import { judgeBadLine } from '../cli/policy.js';
+import { BadLineLog, judgeBadLine } from '../cli/policy.js';
 import type { ToolIO } from '../cli/spec.js';
 import { escapeControls } from '../text.js';
+import { DATE_SOURCES, type DateSource } from './dates.js';
 import { UsageLedger } from './ledger.js';
 import type { ScanPolicy } from './reader.js';
 import { renderUsage, type RenderOptions } from './render.js';
@@ -32,12 +33,16 @@ export function parseUnitLine(text: string, raw?: Buffer): UsageUnit | null | st
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a wuu-usage --json line (not an object)';
   const v = value as Record<string, unknown>;
   if (typeof v.kind === 'string' && DERIVED.has(v.kind)) return null;
-  if (v.kind !== 'turn' && v.kind !== 'agent') return `not a wuu-usage --json line (kind ${JSON.stringify(v.kind ?? null)})`;
+  if (v.kind !== 'turn' && v.kind !== 'agent' && v.kind !== 'run') return `not a wuu-usage --json line (kind ${JSON.stringify(v.kind ?? null)})`;
   const bad = (field: string) => `wuu-usage --json ${v.kind} line: bad or missing '${field}'`;
-  const strings = ['file', 'thread_id', 'model', 'source', ...(v.kind === 'turn' ? ['turn_id'] : ['agent_id', 'agent_type', 'agent_status'])];
+  const own = v.kind === 'turn' ? ['source', 'turn_id'] : v.kind === 'agent' ? ['source', 'agent_id', 'agent_type', 'agent_status'] : [];
+  const strings = ['file', 'thread_id', 'model', ...own];
   for (const f of strings) if (typeof v[f] !== 'string') return bad(f);
   for (const f of ['run_id', 'run_status', 'time', ...(v.kind === 'turn' ? ['end'] : [])]) if (v[f] !== null && v[f] !== undefined && typeof v[f] !== 'string') return bad(f);
   if (v.provider !== undefined && typeof v.provider !== 'string') return bad('provider');
+  // Parts written before date_source existed have none (null).
+  const dateSource = v.date_source ?? null;
+  if (dateSource !== null && !(DATE_SOURCES as readonly unknown[]).includes(dateSource)) return bad('date_source');
   if (!Number.isSafeInteger(v.line) || (v.line as number) < 0) return bad('line');
   const tokens: Record<string, bigint> = {};
   for (const f of TOKEN_FIELDS) {
@@ -55,11 +60,13 @@ export function parseUnitLine(text: string, raw?: Buffer): UsageUnit | null | st
     provider: (v.provider ?? '') as string,
     model: v.model as string,
     time: (v.time ?? null) as string | null,
+    date_source: dateSource as DateSource | null,
     input_tokens: tokens.input_tokens!,
     cache_creation_tokens: tokens.cache_creation_tokens!,
     cache_read_tokens: tokens.cache_read_tokens!,
     output_tokens: tokens.output_tokens!,
   };
+  if (v.kind === 'run') return { kind: 'run', ...base };
   if (v.kind === 'turn') {
     const source = v.source as TurnUnit['source'];
     if (source !== 'usage_updated' && source !== 'turn_completed' && source !== 'none') return bad('source');
@@ -86,8 +93,12 @@ function mergeLine(ledger: UsageLedger, rec: EventRecord): void {
  */
 export async function usageMergeMain(names: readonly string[], options: RenderOptions & { policy: ScanPolicy }, io: ToolIO): Promise<number> {
   const warn = (m: string) => io.warn(escapeControls(m));
-  const ledger = new UsageLedger(warn);
+  // Warnings go to the caller's warn (none under -q); bad lines to stderr.
+  const note = options.warn ?? warn;
+  const ledger = new UsageLedger(note);
   const { policy } = options;
+  // The one flood rule of every tool: 20 bad lines in a row listed, then a count.
+  const flood = new BadLineLog(warn);
   let badLines = 0;
   let stopped = false;
   for (const name of (names.length === 0 ? ['-'] : names).flatMap(expandInput)) {
@@ -98,10 +109,16 @@ export async function usageMergeMain(names: readonly string[], options: RenderOp
       readLine(file, line, {
         maxLineBytes: policy.maxLineBytes,
         needsParse: parseNothing,
-        push: (rec) => mergeLine(ledger, rec),
+        push: (rec) => {
+          mergeLine(ledger, rec);
+          flood.good();
+        },
         bad: (reason) => {
-          warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
-          if (judgeBadLine(policy, line) === 'pass') return;
+          if (judgeBadLine(policy, line) === 'pass') {
+            warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+            return;
+          }
+          flood.bad(file, line.line, badLineMessage(line, reason));
           badLines++;
           if (policy.strict) stopped = true;
         },
@@ -112,11 +129,13 @@ export async function usageMergeMain(names: readonly string[], options: RenderOp
       splitter.push(chunk, onLine);
     });
     splitter.end(onLine);
-    if (stopped) return 1;
+    if (stopped) break;
     if (!going) break;
   }
-  await io.write(renderUsage(ledger.units(), { ...options, warn }));
-  return badLines > 0 ? 1 : 0;
+  const summary = flood.summary();
+  if (!stopped) await io.write(renderUsage(ledger.units(), { ...options, warn: note }));
+  if (summary !== undefined) warn(summary);
+  return stopped || badLines > 0 ? 1 : 0;
 }
 
 /**

@@ -9,14 +9,17 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { SIGNAL_STATUS } from '../cli/process.js';
-import { expandInput } from '../cli/inputs.js';
+import { displayName, listInputs } from '../cli/inputs.js';
+import { BadLineLog } from '../cli/policy.js';
 import type { ToolIO } from '../cli/spec.js';
 import { escapeControls } from '../text.js';
+import { fileTime } from './dates.js';
 import { scanFile, type FileScan, type Interrupt } from './files.js';
 import { UsageLedger } from './ledger.js';
-import { InputReader, type ScanPolicy } from './reader.js';
+import { InputReader, type BadLineReport, type ScanPolicy } from './reader.js';
 import { renderUsage, type RenderOptions } from './render.js';
 import { UsageScanner } from './scanner.js';
+import type { UsageUnit } from './types.js';
 
 /** Options of {@link usageMain}. */
 export interface UsageRunOptions extends RenderOptions {
@@ -44,23 +47,38 @@ function workerUrl(): URL {
   return new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
 }
 
-/** Reads stdin (through the runner) into units. */
-async function scanStdin(io: ToolIO, policy: ScanPolicy, interrupt: Interrupt, say: (m: string) => void): Promise<FileScan> {
+/**
+ * Reads one input through the runner (stdin, and every input under -f:
+ * the runner follows a growing file, waits for one that does not exist
+ * yet, and ends the input after the run's `result`). End-of-file handling
+ * runs before a damaged input's damage is reported, as for every tool.
+ */
+async function scanThroughRunner(io: ToolIO, name: string, policy: ScanPolicy, interrupt: Interrupt, say: (m: string) => void, report: BadLineReport): Promise<FileScan> {
   const messages: string[] = [];
   let scanner: UsageScanner | undefined;
   let reader: InputReader | undefined;
-  const going = await io.readInputs(['-'], (chunk, file) => {
-    if (reader === undefined) {
-      scanner = new UsageScanner(file, say, () => new Date().toISOString());
-      reader = new InputReader(file, policy, scanner, say);
-    }
-    reader.push(chunk);
-  });
+  let units: UsageUnit[] = [];
+  const open = (file: string) => {
+    if (reader !== undefined && scanner !== undefined) return { scanner, reader };
+    scanner = new UsageScanner(file, policy.quiet ? () => {} : say, name === '-' ? () => ({ time: new Date().toISOString(), source: 'now' }) : fileTime);
+    scanner.onResult = io.resultSeen;
+    reader = new InputReader(file, policy, scanner, say, report);
+    return { scanner, reader };
+  };
+  const going = await io.readInputs(
+    [name],
+    (chunk, file) => open(file).reader.push(chunk),
+    (file) => {
+      // The runner calls this at the end of an input that gave bytes (or none, cleanly); not after a signal's stop.
+      const o = open(file);
+      if (!io.interrupted.aborted) o.reader.end();
+      if (!o.reader.stopped) units = o.scanner.finish(io.interrupted.aborted);
+    },
+  );
   if (!going) interrupt.interrupted = true;
-  if (reader === undefined || scanner === undefined) return { messages, units: [], badLines: 0, unreadable: false, stopped: false };
-  if (!interrupt.interrupted) reader.end();
+  if (reader === undefined) return { messages, units: [], badLines: 0, unreadable: false, stopped: false };
   const stopped = reader.stopped;
-  return { messages, units: stopped ? [] : scanner.finish(interrupt.interrupted), badLines: reader.badLines, unreadable: false, stopped };
+  return { messages, units: stopped ? [] : units, badLines: reader.badLines, unreadable: false, stopped };
 }
 
 /** Scans `files` on worker threads, handing each result to `take` in file order. */
@@ -125,11 +143,28 @@ async function scanParallel(files: readonly string[], jobs: number, policy: Scan
  */
 export async function usageMain(names: readonly string[], options: UsageRunOptions, io: ToolIO): Promise<number> {
   const warn = (m: string) => io.warn(escapeControls(m));
-  const files = (names.length === 0 ? ['-'] : names).flatMap(expandInput);
-  const ledger = new UsageLedger(warn);
-  let badLines = 0;
+  // -q: no warnings; bad lines, unreadable inputs and the flood summary are errors and still shown.
+  const note = options.policy.quiet ? () => {} : warn;
+  // The one flood rule of every tool (lib/cli/policy.ts): 20 bad lines in a row listed, then a count.
+  const flood = new BadLineLog(warn);
+  const report: BadLineReport = (file, line, text, fresh) => {
+    if (fresh) flood.good();
+    flood.bad(file, line, text);
+  };
   let unreadable = 0;
+  const files: string[] = [];
+  for (const entry of (names.length === 0 ? ['-'] : names).flatMap(listInputs)) {
+    if (entry.error === undefined) files.push(entry.name);
+    else {
+      // A directory with nothing to read, an unreadable subdirectory: said, like every tool (exit 2).
+      warn(`${displayName(entry.name)}: ${entry.error}`);
+      unreadable++;
+    }
+  }
+  const ledger = new UsageLedger(note);
+  let badLines = 0;
   let stopped = false;
+  let read = 0;
   const interrupt: Interrupt & { signal?: string; wake?: () => void } = { interrupted: false };
   // The runner owns the signal handlers (installed before this main runs, so
   // an early signal is not lost); its abort carries the signal's name.
@@ -140,9 +175,13 @@ export async function usageMain(names: readonly string[], options: UsageRunOptio
     interrupt.wake?.();
   };
   const take = (result: FileScan): boolean => {
-    for (const message of result.messages) warn(message);
+    for (const message of result.messages) {
+      if (typeof message === 'string') warn(message);
+      else report(...message);
+    }
     badLines += result.badLines;
     if (result.unreadable) unreadable++;
+    if (!result.unreadable || result.units.length > 0) read++;
     if (result.stopped) stopped = true;
     else ledger.add(result.units);
     return !stopped;
@@ -151,20 +190,30 @@ export async function usageMain(names: readonly string[], options: UsageRunOptio
   io.interrupted.addEventListener('abort', onSignal);
   try {
     const jobs = Math.max(1, Math.min(options.jobs ?? defaultJobs(), files.length));
-    if (jobs > 1 && !files.includes('-')) {
+    if (jobs > 1 && !files.includes('-') && !io.follow) {
       await scanParallel(files, jobs, options.policy, interrupt, take);
     } else {
       for (const name of files) {
         if (stopped || interrupt.interrupted) break;
-        const result = name === '-' ? await scanStdin(io, options.policy, interrupt, warn) : await scanFile(name, options.policy, interrupt, warn);
+        const result =
+          name === '-' || io.follow ? await scanThroughRunner(io, name, options.policy, interrupt, warn, report) : await scanFile(name, options.policy, interrupt, warn, fileTime, report);
         take(result);
       }
     }
   } finally {
     io.interrupted.removeEventListener('abort', onSignal);
   }
-  if (stopped) return unreadable > 0 ? 2 : 1;
-  await io.write(renderUsage(ledger.units(), { ...options, warn }));
+  const summary = () => {
+    const text = flood.summary();
+    if (text !== undefined) warn(text);
+  };
+  if (stopped) {
+    summary();
+    return unreadable > 0 ? 2 : 1;
+  }
+  // Nothing could be read at all: no report of nothing (like every other tool), only the reasons.
+  if (read > 0 || unreadable === 0) await io.write(renderUsage(ledger.units(), { ...options, warn: note }));
+  summary();
   if (interrupt.signal !== undefined) return SIGNAL_STATUS[interrupt.signal as keyof typeof SIGNAL_STATUS] ?? SIGNAL_STATUS.SIGTERM;
   return unreadable > 0 ? 2 : badLines > 0 ? 1 : 0;
 }

@@ -16,7 +16,16 @@ import { USAGE_TYPES } from './types.js';
 /** How a file's lines are handled: the runner's bad-line policy (lib/cli/policy.ts) and size cap. */
 export interface ScanPolicy extends BadLinePolicy {
   maxLineBytes: number;
+  /** -q: no warnings (anomalies of the run); bad lines and unreadable inputs are still reported. */
+  quiet?: boolean;
 }
+
+/**
+ * Where a counted bad line goes: the flood rule (lib/cli/policy.ts
+ * BadLineLog) in the main thread, or a worker's list replayed into it in
+ * file order. `fresh`: a good line came before it (the streak starts over).
+ */
+export type BadLineReport = (file: string, line: number, message: string, fresh: boolean) => void;
 
 const QUOTE = 0x22;
 const TYPE = Buffer.from('type');
@@ -73,13 +82,17 @@ export class InputReader {
   private current: Line | undefined;
   private readonly handler: Parameters<typeof readLine>[2];
   private readonly onSplit: (line: Line) => void;
+  /** The last bad line's number: a bad line right after it continues a streak (every line is good or bad); 0: a streak from the previous input goes on. */
+  private lastBad = 0;
 
   constructor(
     readonly file: string,
     private readonly policy: ScanPolicy,
     private readonly scanner: UsageScanner,
     private readonly message: (text: string) => void,
+    report?: BadLineReport,
   ) {
+    const reportBad: BadLineReport = report ?? ((f, n, text) => message(`${f}:${n}: ${text}`));
     this.splitter = new LineSplitter(policy.maxLineBytes);
     const badLines: BadLinePolicy = { ...policy, cutLineIsWarning: true };
     this.handler = {
@@ -97,11 +110,15 @@ export class InputReader {
         // fact about the run, reported like the missing result, not bad data.
         const verdict = judgeBadLine(badLines, line);
         if (verdict === 'warn') {
-          this.message(`${file}:${line.line}: warning: ${badLineMessage(line, reason)}; not counted`);
+          if (!policy.quiet) this.message(`${file}:${line.line}: warning: ${badLineMessage(line, reason)}; not counted`);
           return;
         }
-        this.message(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
-        if (verdict === 'pass') return;
+        if (verdict === 'pass') {
+          this.message(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
+          return;
+        }
+        reportBad(file, line.line, badLineMessage(line, reason), line.line !== this.lastBad + 1);
+        this.lastBad = line.line;
         this.badLines++;
         if (policy.strict) this.stopped = true;
       },

@@ -4,7 +4,7 @@
  */
 import { escapeControls } from '../text.js';
 import { Calendar } from './dates.js';
-import { buildReport, type ReportOptions } from './grouping.js';
+import { buildReport, runIdentity, type ReportOptions } from './grouping.js';
 import { Pricer, type PriceTable } from './prices.js';
 import { renderJson } from './report-json.js';
 import { renderText } from './report-text.js';
@@ -45,7 +45,34 @@ export function renderUsage(units: readonly UsageUnit[], options: RenderOptions 
   for (const model of report.unpriced) {
     options.warn?.(`warning: no price for model ${escapeControls(model)}: its cost is shown as unknown (add it with --pricing FILE)`);
   }
+  const windowed = options.since !== undefined || options.until !== undefined;
+  const zone = options.timeZone ?? `the local zone (${new Intl.DateTimeFormat().resolvedOptions().timeZone})`;
+  if (windowed && report.units.length === 0) options.warn?.(emptyWindow(units, options, zone));
   const format = options.format ?? 'table';
   if (format === 'json') return renderJson(report);
-  return renderText(report, { format, color: options.color });
+  const dated = windowed || (options.by ?? []).some((d) => d === 'day' || d === 'week' || d === 'month');
+  return renderText(report, { format, color: options.color, dated, zone });
+}
+
+/** The warning for a --since/--until window that selects nothing: what the days read were, and where they came from. */
+function emptyWindow(units: readonly UsageUnit[], options: RenderOptions, zone: string): string {
+  const window = `${options.since ?? '...'} to ${options.until ?? '...'}`;
+  const calendar = new Calendar(options.timeZone);
+  let first: string | undefined;
+  let last: string | undefined;
+  const guessed = new Set<string>();
+  const runs = new Set<string>();
+  for (const unit of units) {
+    runs.add(runIdentity(unit));
+    const day = calendar.day(unit.time);
+    if (day !== 'unknown') {
+      if (first === undefined || day < first) first = day;
+      if (last === undefined || day > last) last = day;
+    }
+    if (unit.date_source !== 'session_id' && unit.date_source !== 'timestamp') guessed.add(runIdentity(unit));
+  }
+  if (first === undefined || last === undefined) return `warning: --since/--until ${window} selects nothing: no usage with a known day was read`;
+  const span = first === last ? first : `${first} to ${last}`;
+  const why = guessed.size > 0 ? ` (${guessed.size} of ${runs.size} runs dated by a file's modification time or the time of reading, not their session id)` : '';
+  return `warning: --since/--until ${window} selects nothing: the usage read is dated ${span} in ${zone}${why}`;
 }

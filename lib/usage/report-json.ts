@@ -5,7 +5,7 @@
  * dollars are written as exact digits (a JSON number of any size); parsers
  * that read numbers as doubles lose digits beyond 2^53, `--merge` does not.
  */
-import { cacheHit, keyColumns, type Sums, type UsageReport } from './grouping.js';
+import { cacheHit, dateSources, keyColumns, type Sums, type UsageReport } from './grouping.js';
 import { unitJson } from './ledger.js';
 import { usdDecimal } from './prices.js';
 import { promptOf, type Tokens } from './types.js';
@@ -26,7 +26,8 @@ export function sumsMembers(s: Sums, priced: boolean): string {
   return (
     `"turns":${s.turns},"agents":${s.agents},"input_tokens":${s.input_tokens},"cache_creation_tokens":${s.cache_creation_tokens},` +
     `"cache_read_tokens":${s.cache_read_tokens},"output_tokens":${s.output_tokens},${derived(s)}` +
-    (priced ? costJson(s.unpriced ? null : s.cost) : '')
+    (priced ? costJson(s.unpriced ? null : s.cost) : '') +
+    `,"date_source":${JSON.stringify(dateSources(s))}`
   );
 }
 

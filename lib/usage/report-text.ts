@@ -1,19 +1,77 @@
 /**
- * The text reports: the human table (thousands separators, dollars to the
- * cent, prompt total, cache hit, a totals row, colour only when asked),
- * Markdown, CSV and TSV. Every cell that comes from data goes through
+ * The text reports: the human table (thousands separators, dollars in one
+ * precision per table, prompt total, cache hit, a totals row, a footnote on
+ * where days come from, colour only when asked), Markdown, CSV and TSV. Every cell that comes from data goes through
  * escapeControls, and columns are aligned by display width (CJK and emoji
  * count double), so a log cannot paint the terminal or break the layout.
  */
 import { displayWidth, escapeControls, padDisplay } from '../text.js';
-import { cacheHit, keyColumns, type UsageReport, type UsageRow } from './grouping.js';
-import { groupDigits, usdDecimal, usdHuman } from './prices.js';
-import { promptOf } from './types.js';
+import { cacheHit, dateSources, guessedDate, keyColumns, runIdentity, type UsageReport, type UsageRow } from './grouping.js';
+import { FEMTO_PER_USD, groupDigits, usdDecimal } from './prices.js';
+import { promptOf, type UsageUnit } from './types.js';
 
 /** Which text format, and whether to colour it (the human table only). */
 export interface TextOptions {
   format: 'table' | 'markdown' | 'csv' | 'tsv';
   color?: boolean;
+  /** Days matter (a day, week or month column, or --since/--until): the table footnotes where they come from. */
+  dated?: boolean;
+  /** The zone days are in, for the footnote. */
+  zone?: string;
+}
+
+const DATE_CELLS = new Set(['day', 'week', 'month']);
+const GUESS_MARK = '*';
+
+/**
+ * The decimals of every cost in one table: the fewest (2 to 6) that show
+ * the smallest non-zero cost with two significant digits, so `$0.0400`
+ * stands beside `$0.0056` (never `$0.04`), and a table of dollars stays
+ * in cents.
+ */
+export function costDecimals(costs: readonly bigint[]): number {
+  let min: bigint | undefined;
+  for (const c of costs) if (c > 0n && (min === undefined || c < min)) min = c;
+  if (min === undefined) return 2;
+  for (let d = 2; d < 6; d++) if (min >= 10n * 10n ** BigInt(15 - d)) return d;
+  return 6;
+}
+
+/** Dollars for people with a fixed number of decimals, rounded half up; a non-zero cost below the last place is `<$0.000001`. */
+export function usdFixed(femto: bigint, decimals: number): string {
+  const unit = FEMTO_PER_USD / 10n ** BigInt(decimals);
+  const units = (femto + unit / 2n) / unit;
+  if (units === 0n && femto > 0n) return `<$${(1 / 10 ** decimals).toFixed(decimals)}`;
+  const scale = 10n ** BigInt(decimals);
+  return `$${groupDigits(units / scale)}.${(units % scale).toString().padStart(decimals, '0')}`;
+}
+
+const SOURCE_WORDS: Readonly<Record<string, string>> = {
+  session_id: 'their session id',
+  timestamp: 'event timestamps',
+  mtime: "the file's modification time",
+  now: 'the time of reading (stdin)',
+  none: 'nothing (unknown day)',
+};
+
+/** The footnote on where the days of the report's runs come from. */
+function dateFootnote(units: readonly UsageUnit[], zone: string): string {
+  const runs = new Map<string, Set<string>>();
+  for (const u of units) {
+    const source = u.date_source ?? 'none';
+    let set = runs.get(source);
+    if (set === undefined) runs.set(source, (set = new Set()));
+    set.add(runIdentity(u));
+  }
+  const order = ['session_id', 'timestamp', 'mtime', 'now', 'none'];
+  const parts = order
+    .filter((s) => runs.has(s))
+    .map((s) => {
+      const n = runs.get(s)!.size;
+      const mark = s === 'session_id' || s === 'timestamp' ? '' : ` (marked ${GUESS_MARK})`;
+      return `${n} run${n === 1 ? '' : 's'} dated by ${SOURCE_WORDS[s]}${mark}`;
+    });
+  return `Days in ${zone}: ${parts.length > 0 ? parts.join('; ') : 'no runs'}.`;
 }
 
 const NUMBER_FIELDS = ['turns', 'agents', 'input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'prompt_tokens', 'output_tokens', 'cache_hit_ratio'];
@@ -34,6 +92,7 @@ function machineCells(row: UsageRow, report: UsageReport, breakdown: boolean): s
   if (breakdown) out.push(row.model ?? '');
   out.push(String(s.turns), String(s.agents), String(s.input_tokens), String(s.cache_creation_tokens), String(s.cache_read_tokens), String(promptOf(s)), String(s.output_tokens), hit === null ? '' : String(hit));
   if (report.priced) out.push(s.unpriced ? '' : usdDecimal(s.cost));
+  out.push(dateSources(s));
   return out.map(escapeControls);
 }
 
@@ -42,7 +101,7 @@ function csvCell(value: string): string {
 }
 
 /** Cells of one row for people. */
-function humanCells(row: UsageRow, report: UsageReport, breakdown: boolean, nKeys: number): string[] {
+function humanCells(row: UsageRow, report: UsageReport, breakdown: boolean, nKeys: number, decimals: number, dated: boolean): string[] {
   const s = row.sums;
   const out: string[] = [];
   if (row.kind === 'total') {
@@ -53,7 +112,8 @@ function humanCells(row: UsageRow, report: UsageReport, breakdown: boolean, nKey
     keyColumns(report.by).forEach(([field], i) => {
       const v = row.keys[i];
       if (field === 'run_id' && v === null) out.push('(no result)');
-      else out.push(v === null || v === undefined || v === '' ? '-' : escapeControls(v));
+      else if (v === null || v === undefined || v === '') out.push('-');
+      else out.push(escapeControls(v) + (dated && DATE_CELLS.has(field) && guessedDate(s) ? GUESS_MARK : ''));
     });
   }
   out.push(row.kind === 'model' ? '' : escapeControls(row.agent));
@@ -69,7 +129,7 @@ function humanCells(row: UsageRow, report: UsageReport, breakdown: boolean, nKey
     groupDigits(s.output_tokens),
     hit === null ? '-' : `${(hit * 100).toFixed(1)}%`,
   );
-  if (report.priced) out.push(s.unpriced ? 'unknown' : usdHuman(s.cost));
+  if (report.priced) out.push(s.unpriced ? 'unknown' : usdFixed(s.cost, decimals));
   return out;
 }
 
@@ -80,21 +140,24 @@ export function renderText(report: UsageReport, options: TextOptions): string {
   const breakdown = report.rows.some((r) => r.kind === 'model');
   const keyCols = keyColumns(report.by);
   if (options.format === 'csv' || options.format === 'tsv') {
-    const header = ['kind', ...keyCols.map(([f]) => f), 'agent', ...(breakdown ? ['breakdown_model'] : []), ...NUMBER_FIELDS, ...(report.priced ? ['cost_usd'] : [])];
+    const header = ['kind', ...keyCols.map(([f]) => f), 'agent', ...(breakdown ? ['breakdown_model'] : []), ...NUMBER_FIELDS, ...(report.priced ? ['cost_usd'] : []), 'date_source'];
     const body = printedRows(report, false).map((row) => machineCells(row, report, breakdown));
     const join = options.format === 'csv' ? (line: string[]) => line.map(csvCell).join(',') : (line: string[]) => line.map((v) => v.replace(/\t/g, ' ')).join('\t');
     return [header, ...body].map(join).join('\n') + '\n';
   }
   const header = [...keyCols.map(([, h]) => h), 'AGENT', ...(breakdown ? ['BY MODEL'] : []), ...NUMBER_HEADERS, ...(report.priced ? ['COST'] : [])];
   const rows = printedRows(report, true);
-  const body = rows.map((row) => humanCells(row, report, breakdown, keyCols.length));
+  const decimals = costDecimals(rows.filter((r) => !r.sums.unpriced).map((r) => r.sums.cost));
+  const dated = options.dated === true;
+  const body = rows.map((row) => humanCells(row, report, breakdown, keyCols.length, decimals, dated));
+  const footnote = dated ? dateFootnote(report.units, options.zone ?? 'the local zone') : undefined;
   const firstNumber = keyCols.length + 1 + (breakdown ? 1 : 0);
   const numeric = header.map((_, i) => i >= firstNumber);
   if (options.format === 'markdown') {
     const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>&*_`[\]]/g, (c) => `\\${c}`);
     const line = (vs: string[]) => `| ${vs.map(esc).join(' | ')} |`;
     const rule = `|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|`;
-    return [line(header), rule, ...body.map(line)].join('\n') + '\n';
+    return [line(header), rule, ...body.map(line), ...(footnote !== undefined ? ['', esc(footnote)] : [])].join('\n') + '\n';
   }
   const widths = header.map((h) => displayWidth(h));
   for (const cells of body) {
@@ -122,5 +185,6 @@ export function renderText(report: UsageReport, options: TextOptions): string {
     if (row.kind === 'total' && rows[i - 1]?.kind !== 'total') out.push(rule);
     out.push(format(body[i]!, row.kind === 'total' ? 'total' : row.kind));
   });
+  if (footnote !== undefined) out.push('', escapeControls(footnote));
   return out.join('\n') + '\n';
 }

@@ -12,12 +12,21 @@
  *   the LAST `subagent_*` report per agent_id (cumulative); the child's own
  *   snapshots count only for an agent that never reported, so nothing is
  *   counted twice.
+ * - A stream that starts mid-run (a rotated log's second part, an
+ *   overlapping copy of a run's tail) names no root thread at first: a
+ *   snapshot or turn end of a thread not yet known to be the root or a
+ *   child is held as provisional, and decided when the run closes, by what
+ *   the rest of the stream said (a later turn_started or `result` names the
+ *   root; a subagent_* names its agent's thread).
  * It holds small counters per open turn and agent, never events.
  */
 import { RootThreads, turnKey } from '../threads.js';
-import { eventTime } from './dates.js';
+import { eventTime, sessionTime, type Dated } from './dates.js';
 import { readTokens } from './tokens.js';
 import { promptOf, zeroTokens, type AgentUnit, type Tokens, type TurnUnit, type UsageUnit, type Warn } from './types.js';
+
+/** The time of a file (its mtime, or now for stdin): a Dated, or (older callers) the time alone, taken as an mtime. */
+export type TimeOfFile = (file: string) => Dated | string | null;
 
 interface TurnState {
   thread: string;
@@ -30,6 +39,8 @@ interface TurnState {
   snapLine: number;
   completed: Tokens | undefined;
   end: string | null;
+  /** Seen before its thread was known to be the root (a stream that starts mid-run): decided at the close. */
+  provisional: boolean;
 }
 
 interface AgentState {
@@ -91,9 +102,12 @@ export class UsageScanner {
   private agents = new Map<string, AgentState>();
   private childTurns = new Map<string, ChildTurn>();
   private runSeen = false;
+  private runLine = 0;
   private lastLine = 0;
   private readonly units: UsageUnit[] = [];
-  private fileTimeCache: string | null | undefined;
+  private fileTimeCache: Dated | undefined;
+  /** Called when a run's `result` is read (follow mode ends after it). */
+  onResult: (() => void) | undefined;
 
   /**
    * @param file the input's name in messages and units
@@ -103,7 +117,7 @@ export class UsageScanner {
   constructor(
     readonly file: string,
     private readonly warn: Warn,
-    private readonly timeOfFile: (file: string) => string | null = () => null,
+    private readonly timeOfFile: TimeOfFile = () => null,
   ) {}
 
   /** Provider and model of a thread: its thread_* event, else the session's; children use the root's. */
@@ -115,9 +129,24 @@ export class UsageScanner {
     return rootRoute ?? { provider: this.sessionProvider, model: this.sessionModel || 'unknown' };
   }
 
-  private fallbackTime(): string | null {
-    if (this.fileTimeCache === undefined) this.fileTimeCache = this.timeOfFile(this.file);
+  private fallbackTime(): Dated {
+    if (this.fileTimeCache === undefined) {
+      const t = this.timeOfFile(this.file);
+      this.fileTimeCache = t === null ? { time: null, source: null } : typeof t === 'string' ? { time: t, source: 'mtime' } : t;
+    }
     return this.fileTimeCache;
+  }
+
+  /**
+   * The time of a unit: its own timestamp, the run's, the run's session id
+   * (root thread, else the result's run id), else the file's time.
+   */
+  private dated(own: string | undefined, runTime: string | undefined, session: string | undefined): Pick<UsageUnit, 'time' | 'date_source'> {
+    const stamp = own ?? runTime;
+    if (stamp !== undefined) return { time: stamp, date_source: 'timestamp' };
+    if (session !== undefined) return { time: session, date_source: 'session_id' };
+    const file = this.fallbackTime();
+    return { time: file.time, date_source: file.source };
   }
 
   private turnFor(thread: string, turn: string, line: number, event: Record<string, unknown>): TurnState {
@@ -125,7 +154,7 @@ export class UsageScanner {
     let state = this.turns.get(key);
     if (state === undefined) {
       const route = this.routeOf(thread);
-      state = { thread, turn, line, provider: route.provider, model: route.model, time: undefined, snap: undefined, snapLine: 0, completed: undefined, end: null };
+      state = { thread, turn, line, provider: route.provider, model: route.model, time: undefined, snap: undefined, snapLine: 0, completed: undefined, end: null, provisional: false };
       this.turns.set(key, state);
     }
     state.time ??= eventTime(event);
@@ -142,6 +171,7 @@ export class UsageScanner {
 
   /** A line of a type wuu-usage does not read: it still belongs to the run. */
   seen(line: number): void {
+    if (!this.runSeen) this.runLine = line;
     this.runSeen = true;
     this.lastLine = line;
   }
@@ -151,6 +181,7 @@ export class UsageScanner {
    * line's bytes) lets counts beyond 2^53 be read exactly.
    */
   push(type: string, event: Record<string, unknown>, line: number, raw?: Buffer): void {
+    if (!this.runSeen) this.runLine = line;
     this.runSeen = true;
     this.lastLine = line;
     const thread = str(event.thread_id);
@@ -173,9 +204,11 @@ export class UsageScanner {
         this.threadRoutes.set(thread, { provider: str(event.provider) || this.sessionProvider, model: str(event.model) || this.sessionModel || 'unknown' });
         this.runTime ??= eventTime(event);
         return;
-      case 'turn_started':
-        this.turnFor(thread, str(event.turn_id), line, event);
+      case 'turn_started': {
+        const state = this.turnFor(thread, str(event.turn_id), line, event);
+        state.provisional = false;
         return;
+      }
       case 'usage_updated':
         this.usageUpdated(thread, event, line, raw);
         return;
@@ -190,7 +223,10 @@ export class UsageScanner {
         this.subagent(type, thread, event, line, raw);
         return;
       case 'result':
+        // A result names the run's root thread (a stream that started mid-run learns it here).
+        this.threads.observe('turn_started', event.thread_id);
         this.closeRun(str(event.run_id), str(event.status));
+        this.onResult?.();
         return;
       default:
         return;
@@ -210,6 +246,7 @@ export class UsageScanner {
       return;
     }
     const state = this.turnFor(thread, turn, line, event);
+    if (!this.threads.known) state.provisional = true;
     if (state.snap !== undefined) {
       const down = decreases(state.snap, snap);
       if (down.length > 0) {
@@ -228,6 +265,7 @@ export class UsageScanner {
     // An exec-side end with empty ids (timeout before any turn) names no turn.
     if (turn === '' && !this.turns.has(turnKey(thread, turn))) return;
     const state = this.turnFor(thread, turn, line, event);
+    if (!this.threads.known && thread !== '') state.provisional = true;
     state.end = END_OF[type] ?? type;
     if (type !== 'turn_completed') return;
     const done = this.tokens(type, event, raw, line, ['input_tokens', 'output_tokens']);
@@ -270,7 +308,15 @@ export class UsageScanner {
   /** Turns the open run into units; `runId` null when it has no result. */
   private closeRun(runId: string | null, status: string | null): void {
     const runTime = this.runTime;
+    const before = this.units.length;
+    const root = this.threads.rootIds().at(-1) ?? '';
+    const session = sessionTime(root) ?? sessionTime(runId);
     for (const state of this.turns.values()) {
+      if (state.provisional && this.threads.role(state.thread) === 'child') {
+        // Seen before the root was known, and not the root after all: a sub-agent's own turn.
+        if (state.snap !== undefined) this.childTurns.set(turnKey(state.thread, state.turn), { thread: state.thread, line: state.snapLine, time: state.time, tokens: state.snap });
+        continue;
+      }
       if (state.snap !== undefined && state.end === null) {
         this.warn(`${this.file}:${state.snapLine || state.line}: warning: ${describeTurn(state.thread, state.turn)} has usage but never ended (no turn_completed, turn_failed or turn_interrupted)`);
       }
@@ -283,6 +329,8 @@ export class UsageScanner {
         tokens = state.completed;
         source = 'turn_completed';
       }
+      // A turn provisional when read takes the route its thread turned out to have.
+      const route = state.provisional ? this.routeOf(state.thread) : state;
       this.units.push({
         kind: 'turn',
         file: this.file,
@@ -291,9 +339,9 @@ export class UsageScanner {
         turn_id: state.turn,
         run_id: runId,
         run_status: status,
-        provider: state.provider,
-        model: state.model,
-        time: state.time ?? runTime ?? this.fallbackTime(),
+        provider: route.provider,
+        model: route.model,
+        ...this.dated(state.time, runTime, sessionTime(state.thread) ?? session),
         end: state.end,
         source,
         input_tokens: tokens.input_tokens,
@@ -302,7 +350,23 @@ export class UsageScanner {
         output_tokens: tokens.output_tokens,
       });
     }
-    this.closeAgents(runId, status, runTime);
+    this.closeAgents(runId, status, runTime, session);
+    if (this.units.length === before) {
+      // A run without any usage (a setup failure, a busy thread) still is a run: a zero row.
+      const route = this.routeOf(root);
+      this.units.push({
+        kind: 'run',
+        file: this.file,
+        line: this.runLine,
+        thread_id: root,
+        run_id: runId,
+        run_status: status,
+        provider: route.provider,
+        model: route.model,
+        ...this.dated(undefined, runTime, session),
+        ...zeroTokens(),
+      });
+    }
     this.turns = new Map();
     this.agents = new Map();
     this.childTurns = new Map();
@@ -312,7 +376,7 @@ export class UsageScanner {
     this.runTime = undefined;
   }
 
-  private closeAgents(runId: string | null, status: string | null, runTime: string | undefined): void {
+  private closeAgents(runId: string | null, status: string | null, runTime: string | undefined, session: string | undefined): void {
     // Child threads with snapshots but no subagent report: their snapshots are all there is.
     const unreported = new Map<string, { line: number; time: string | undefined; tokens: Tokens }>();
     for (const child of this.childTurns.values()) {
@@ -334,7 +398,7 @@ export class UsageScanner {
       run_status: status,
       provider: route.provider,
       model: route.model,
-      time: state.time ?? runTime ?? this.fallbackTime(),
+      ...this.dated(state.time, runTime, session),
       source,
       input_tokens: tokens.input_tokens,
       cache_creation_tokens: tokens.cache_creation_tokens,

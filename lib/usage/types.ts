@@ -18,6 +18,8 @@ export interface Tokens {
 /** The token fields, in output order. */
 export const TOKEN_FIELDS = ['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'output_tokens'] as const;
 
+import type { DateSource } from './dates.js';
+
 /** What identifies and locates a unit; shared by turns and subagents. */
 export interface UnitBase extends Tokens {
   /** Input the unit was read from, and the line of its first event there. */
@@ -32,8 +34,13 @@ export interface UnitBase extends Tokens {
   provider: string;
   /** Model of the thread (thread_* event, else session_configured), or `unknown`. */
   model: string;
-  /** When (ISO 8601, UTC): a timestamp field of its events, else the file's mtime, else (stdin) now. */
+  /**
+   * When: an instant (ISO 8601 UTC, `...Z`) or a wall-clock time without
+   * offset (`YYYY-MM-DDTHH:MM:SS`, a session id's time, read in the report's zone).
+   */
   time: string | null;
+  /** Where `time` comes from: an event's timestamp, the session id, the file's mtime, now (stdin); null: none. */
+  date_source: DateSource | null;
 }
 
 /** The usage of one turn of the main agent (the root thread). */
@@ -57,7 +64,16 @@ export interface AgentUnit extends UnitBase {
   source: 'report' | 'child_thread';
 }
 
-export type UsageUnit = TurnUnit | AgentUnit;
+/**
+ * A run with no usage at all (a setup failure, a busy thread: a `result`
+ * and no turn): zero tokens, so that it shows as a zero row instead of
+ * vanishing. A run with any turn or subagent has no such unit.
+ */
+export interface RunUnit extends UnitBase {
+  kind: 'run';
+}
+
+export type UsageUnit = TurnUnit | AgentUnit | RunUnit;
 
 /** One grouping dimension of the report. */
 export type UsageDim = 'turn' | 'run' | 'thread' | 'model' | 'file' | 'day' | 'week' | 'month';

@@ -8,15 +8,15 @@ import { coreStream, type Core } from '../core.js';
 import { fileTime } from './dates.js';
 import { UsageLedger } from './ledger.js';
 import { renderUsage, type RenderOptions } from './render.js';
-import { UsageScanner } from './scanner.js';
+import { UsageScanner, type TimeOfFile } from './scanner.js';
 import { USAGE_TYPES, type Warn } from './types.js';
 
 /** Options of {@link createUsage}. */
 export interface UsageOptions extends RenderOptions {
   /** Receives warnings (anomalies), formatted `FILE:LINE: warning: ...`. Default: none. */
   warn?: Warn;
-  /** The time of a file without timestamps. Default: its mtime. */
-  timeOfFile?: (file: string) => string | null;
+  /** The time of a file whose runs have no timestamp or dated session id (a string is taken as its mtime). Default: its mtime. */
+  timeOfFile?: TimeOfFile;
 }
 
 /**

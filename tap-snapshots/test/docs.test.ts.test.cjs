@@ -1250,22 +1250,26 @@ Object {
     
   ),
   "stdout": String(
-    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
-    row,20261202-224010-9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
-    model,20261202-224010-9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
-    row,20261202-233000-e1d2,claude-haiku-4-5,main,,1,0,1300,2048,0,3348,81,0,0.004265
-    model,20261202-233000-e1d2,claude-haiku-4-5,main,claude-haiku-4-5,1,0,1300,2048,0,3348,81,0,0.004265
-    row,20261202-231501-7f3a,claude-sonnet-4-5,main,,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
-    model,20261202-231501-7f3a,claude-sonnet-4-5,main,claude-sonnet-4-5,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
-    row,20261202-231501-7f3a,claude-sonnet-4-5,subagents,,0,1,420,1000,0,1420,38,0,0.00558
-    model,20261202-231501-7f3a,claude-sonnet-4-5,subagents,claude-sonnet-4-5,0,1,420,1000,0,1420,38,0,0.00558
-    row,20261202-230512-c4d0,gpt-5,main,,1,0,2100,0,1024,3124,44,0.327784891,0.003193
-    model,20261202-230512-c4d0,gpt-5,main,gpt-5,1,0,2100,0,1024,3124,44,0.327784891,0.003193
-    row,20261202-220000-e5f6,claude-sonnet-4-20250514,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    model,20261202-220000-e5f6,claude-sonnet-4-20250514,main,claude-sonnet-4-20250514,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    total,,,main,,6,0,15100,6144,16312,37556,785,0.434338055,0.0667044
-    total,,,subagents,,0,1,420,1000,0,1420,38,0,0.00558
-    total,,,all,,6,1,15520,7144,16312,38976,823,0.418513957,0.0722844
+    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd,date_source
+    row,,claude-sonnet-4-5,main,,0,0,0,0,0,0,0,,0,mtime
+    model,,claude-sonnet-4-5,main,claude-sonnet-4-5,0,0,0,0,0,0,0,,0,mtime
+    row,20261202-224010-9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465,session_id
+    model,20261202-224010-9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465,session_id
+    row,20261202-233000-e1d2,claude-haiku-4-5,main,,1,0,1300,2048,0,3348,81,0,0.004265,session_id
+    model,20261202-233000-e1d2,claude-haiku-4-5,main,claude-haiku-4-5,1,0,1300,2048,0,3348,81,0,0.004265,session_id
+    row,20261202-231501-7f3a,claude-sonnet-4-5,main,,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964,session_id
+    model,20261202-231501-7f3a,claude-sonnet-4-5,main,claude-sonnet-4-5,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964,session_id
+    row,20261202-231501-7f3a,claude-sonnet-4-5,subagents,,0,1,420,1000,0,1420,38,0,0.00558,session_id
+    model,20261202-231501-7f3a,claude-sonnet-4-5,subagents,claude-sonnet-4-5,0,1,420,1000,0,1420,38,0,0.00558,session_id
+    row,,unknown,main,,0,0,0,0,0,0,0,,0,mtime
+    model,,unknown,main,unknown,0,0,0,0,0,0,0,,0,mtime
+    row,20261202-230512-c4d0,gpt-5,main,,1,0,2100,0,1024,3124,44,0.327784891,0.003193,session_id
+    model,20261202-230512-c4d0,gpt-5,main,gpt-5,1,0,2100,0,1024,3124,44,0.327784891,0.003193,session_id
+    row,20261202-220000-e5f6,claude-sonnet-4-20250514,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159,session_id
+    model,20261202-220000-e5f6,claude-sonnet-4-20250514,main,claude-sonnet-4-20250514,1,0,4000,0,3000,7000,200,0.428571428,0.0159,session_id
+    total,,,main,,6,0,15100,6144,16312,37556,785,0.434338055,0.0667044,mtime+session_id
+    total,,,subagents,,0,1,420,1000,0,1420,38,0,0.00558,session_id
+    total,,,all,,6,1,15520,7144,16312,38976,823,0.418513957,0.0722844,mtime+session_id
     
   ),
 }
@@ -1276,7 +1280,7 @@ Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
   "stderr": "",
-  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":5120,\\"cache_creation_tokens\\":5096,\\"cache_read_tokens\\":12288,\\"output_tokens\\":408,\\"prompt_tokens\\":22504,\\"cache_hit_ratio\\":0.54603626,\\"cost_usd\\":0.0442764}\\n",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":5120,\\"cache_creation_tokens\\":5096,\\"cache_read_tokens\\":12288,\\"output_tokens\\":408,\\"prompt_tokens\\":22504,\\"cache_hit_ratio\\":0.54603626,\\"cost_usd\\":0.0442764,\\"date_source\\":\\"session_id\\"}\\n",
 }
 `
 
@@ -1286,15 +1290,36 @@ Object {
   "command": "wuu-usage --merge --table <(wuu-usage --json examples/run.jsonl) <(wuu-usage --json examples/timeout.jsonl)",
   "stderr": "",
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    --------------------  ------------------------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0  4,700        4,096      12,288  21,084     370      58.3%    $0.04
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
-    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0  4,000            0       3,000   7,000     200      42.9%    $0.02
-    --------------------  ------------------------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
-    TOTAL                                           main           3       0  8,700        4,096      15,288  28,084     570      54.4%    $0.05
-    TOTAL                                           subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
-    TOTAL                                           all            3       1  9,120        5,096      15,288  29,504     608      51.8%    $0.06
+    THREAD                RUN                       FILE                    AGENT      TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ----------------------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl      main           2       0  4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl      subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    20261202-220000-e5f6  run-20261202-220000-e5f6  examples/timeout.jsonl  main           1       0  4,000            0       3,000   7,000     200      42.9%  $0.0159
+    --------------------  ------------------------  ----------------------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                                                   main           3       0  8,700        4,096      15,288  28,084     570      54.4%  $0.0546
+    TOTAL                                                                   subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                                                   all            3       1  9,120        5,096      15,288  29,504     608      51.8%  $0.0602
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > man/wuu-usage.1 EXAMPLES > wuu-usage --table --by day --timezone UTC examples/run.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-usage --table --by day --timezone UTC examples/run.jsonl",
+  "stderr": "",
+  "stdout": String(
+    DAY         AGENT      TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    ----------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    2026-12-02  main           2       0  4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+    2026-12-02  subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    ----------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    TOTAL       main           2       0  4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+    TOTAL       subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL       all            2       1  5,120        5,096      12,288  22,504     408      54.6%  $0.0443
+    
+    Days in UTC: 1 run dated by their session id.
     
   ),
 }
@@ -1306,15 +1331,15 @@ Object {
   "command": "wuu-usage --table --by turn examples/run.jsonl",
   "stderr": "",
   "stdout": String(
-    THREAD                RUN                       TURN                            MODEL              AGENT       TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    --------------------  ------------------------  ------------------------------  -----------------  ----------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
-    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0001  claude-sonnet-4-5  main            1       0  3,900        4,096       4,096  12,092     310      33.9%    $0.03
-    20261202-231501-7f3a  run-20261202-231501-7f3a  -                               claude-sonnet-4-5  agent-7e21      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
-    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0002  claude-sonnet-4-5  main            1       0    800            0       8,192   8,992      60      91.1%  $0.0058
-    --------------------  ------------------------  ------------------------------  -----------------  ----------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
-    TOTAL                                                                                              main            2       0  4,700        4,096      12,288  21,084     370      58.3%    $0.04
-    TOTAL                                                                                              subagents       0       1    420        1,000           0   1,420      38       0.0%  $0.0056
-    TOTAL                                                                                              all             2       1  5,120        5,096      12,288  22,504     408      54.6%    $0.04
+    THREAD                RUN                       TURN                            MODEL              FILE                AGENT       TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ------------------------------  -----------------  ------------------  ----------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0001  claude-sonnet-4-5  examples/run.jsonl  main            1       0  3,900        4,096       4,096  12,092     310      33.9%  $0.0329
+    20261202-231501-7f3a  run-20261202-231501-7f3a  -                               claude-sonnet-4-5  examples/run.jsonl  agent-7e21      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    20261202-231501-7f3a  run-20261202-231501-7f3a  20261202-231501-7f3a-turn-0002  claude-sonnet-4-5  examples/run.jsonl  main            1       0    800            0       8,192   8,992      60      91.1%  $0.0058
+    --------------------  ------------------------  ------------------------------  -----------------  ------------------  ----------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                                                                                                  main            2       0  4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+    TOTAL                                                                                                                  subagents       0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                                                                                                  all             2       1  5,120        5,096      12,288  22,504     408      54.6%  $0.0443
     
   ),
 }
@@ -1331,18 +1356,20 @@ Object {
     
   ),
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    20261202-224010-9b21  run-20261202-224010-9b21  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-    20261202-233000-e1d2  (no result)               main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
-    20261202-230512-c4d0  run-20261202-230512-c4d0  main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
-    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL                                           main           6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
-    TOTAL                                           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
-    TOTAL                                           all            6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
+    THREAD                RUN                       FILE                         AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ---------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    -                     -                         examples/busy.jsonl          main           0       0       0            0           0       0       0          -  $0.0000
+    20261202-224010-9b21  run-20261202-224010-9b21  examples/failed.jsonl        main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    20261202-233000-e1d2  (no result)               examples/killed.jsonl        main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl           main           2       0   4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    -                     -                         examples/setup-failed.jsonl  main           0       0       0            0           0       0       0          -  $0.0000
+    20261202-230512-c4d0  run-20261202-230512-c4d0  examples/structured.jsonl    main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
+    20261202-220000-e5f6  run-20261202-220000-e5f6  examples/timeout.jsonl       main           1       0   4,000            0       3,000   7,000     200      42.9%  $0.0159
+    --------------------  ------------------------  ---------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                                                        main           6       0  15,100        6,144      16,312  37,556     785      43.4%  $0.0667
+    TOTAL                                                                        subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                                                        all            6       1  15,520        7,144      16,312  38,976     823      41.9%  $0.0723
     
   ),
 }
@@ -1741,11 +1768,11 @@ Object {
   "command": "wuu-import examples/import/codex-exec.ndjson | wuu-usage --by thread",
   "stderr": "wuu-usage: warning: no price for model unknown: its cost is shown as unknown (add it with --pricing FILE)\\n",
   "stdout": String(
-    kind\\tthread_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
-    row\\t01a23b53-1d98-7090-9011-268b70998b5e\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
-    total\\t\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
-    total\\t\\tsubagents\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0
-    total\\t\\tall\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t
+    kind\\tthread_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd\\tdate_source
+    row\\t01a23b53-1d98-7090-9011-268b70998b5e\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t\\tnow
+    total\\t\\tmain\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t\\tnow
+    total\\t\\tsubagents\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0\\t
+    total\\t\\tall\\t1\\t0\\t5726\\t0\\t10624\\t16350\\t115\\t0.649785932\\t\\tnow
     
   ),
 }
@@ -2515,22 +2542,26 @@ Object {
     
   ),
   "stdout": String(
-    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd
-    row,20261202-224010-9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465
-    model,20261202-224010-9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465
-    row,20261202-233000-e1d2,claude-haiku-4-5,main,,1,0,1300,2048,0,3348,81,0,0.004265
-    model,20261202-233000-e1d2,claude-haiku-4-5,main,claude-haiku-4-5,1,0,1300,2048,0,3348,81,0,0.004265
-    row,20261202-231501-7f3a,claude-sonnet-4-5,main,,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
-    model,20261202-231501-7f3a,claude-sonnet-4-5,main,claude-sonnet-4-5,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964
-    row,20261202-231501-7f3a,claude-sonnet-4-5,subagents,,0,1,420,1000,0,1420,38,0,0.00558
-    model,20261202-231501-7f3a,claude-sonnet-4-5,subagents,claude-sonnet-4-5,0,1,420,1000,0,1420,38,0,0.00558
-    row,20261202-230512-c4d0,gpt-5,main,,1,0,2100,0,1024,3124,44,0.327784891,0.003193
-    model,20261202-230512-c4d0,gpt-5,main,gpt-5,1,0,2100,0,1024,3124,44,0.327784891,0.003193
-    row,20261202-220000-e5f6,claude-sonnet-4-20250514,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    model,20261202-220000-e5f6,claude-sonnet-4-20250514,main,claude-sonnet-4-20250514,1,0,4000,0,3000,7000,200,0.428571428,0.0159
-    total,,,main,,6,0,15100,6144,16312,37556,785,0.434338055,0.0667044
-    total,,,subagents,,0,1,420,1000,0,1420,38,0,0.00558
-    total,,,all,,6,1,15520,7144,16312,38976,823,0.418513957,0.0722844
+    kind,thread_id,model,agent,breakdown_model,turns,agents,input_tokens,cache_creation_tokens,cache_read_tokens,prompt_tokens,output_tokens,cache_hit_ratio,cost_usd,date_source
+    row,,claude-sonnet-4-5,main,,0,0,0,0,0,0,0,,0,mtime
+    model,,claude-sonnet-4-5,main,claude-sonnet-4-5,0,0,0,0,0,0,0,,0,mtime
+    row,20261202-224010-9b21,gpt-5,main,,1,0,3000,0,0,3000,90,0,0.00465,session_id
+    model,20261202-224010-9b21,gpt-5,main,gpt-5,1,0,3000,0,0,3000,90,0,0.00465,session_id
+    row,20261202-233000-e1d2,claude-haiku-4-5,main,,1,0,1300,2048,0,3348,81,0,0.004265,session_id
+    model,20261202-233000-e1d2,claude-haiku-4-5,main,claude-haiku-4-5,1,0,1300,2048,0,3348,81,0,0.004265,session_id
+    row,20261202-231501-7f3a,claude-sonnet-4-5,main,,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964,session_id
+    model,20261202-231501-7f3a,claude-sonnet-4-5,main,claude-sonnet-4-5,2,0,4700,4096,12288,21084,370,0.58281161,0.0386964,session_id
+    row,20261202-231501-7f3a,claude-sonnet-4-5,subagents,,0,1,420,1000,0,1420,38,0,0.00558,session_id
+    model,20261202-231501-7f3a,claude-sonnet-4-5,subagents,claude-sonnet-4-5,0,1,420,1000,0,1420,38,0,0.00558,session_id
+    row,,unknown,main,,0,0,0,0,0,0,0,,0,mtime
+    model,,unknown,main,unknown,0,0,0,0,0,0,0,,0,mtime
+    row,20261202-230512-c4d0,gpt-5,main,,1,0,2100,0,1024,3124,44,0.327784891,0.003193,session_id
+    model,20261202-230512-c4d0,gpt-5,main,gpt-5,1,0,2100,0,1024,3124,44,0.327784891,0.003193,session_id
+    row,20261202-220000-e5f6,claude-sonnet-4-20250514,main,,1,0,4000,0,3000,7000,200,0.428571428,0.0159,session_id
+    model,20261202-220000-e5f6,claude-sonnet-4-20250514,main,claude-sonnet-4-20250514,1,0,4000,0,3000,7000,200,0.428571428,0.0159,session_id
+    total,,,main,,6,0,15100,6144,16312,37556,785,0.434338055,0.0667044,mtime+session_id
+    total,,,subagents,,0,1,420,1000,0,1420,38,0,0.00558,session_id
+    total,,,all,,6,1,15520,7144,16312,38976,823,0.418513957,0.0722844,mtime+session_id
     
   ),
 }
@@ -2541,7 +2572,7 @@ Object {
   "code": 0,
   "command": "wuu-usage --json examples/run.jsonl | jq -c 'select(.kind == \\"total\\") | .all'",
   "stderr": "",
-  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":5120,\\"cache_creation_tokens\\":5096,\\"cache_read_tokens\\":12288,\\"output_tokens\\":408,\\"prompt_tokens\\":22504,\\"cache_hit_ratio\\":0.54603626,\\"cost_usd\\":0.0442764}\\n",
+  "stdout": "{\\"turns\\":2,\\"agents\\":1,\\"input_tokens\\":5120,\\"cache_creation_tokens\\":5096,\\"cache_read_tokens\\":12288,\\"output_tokens\\":408,\\"prompt_tokens\\":22504,\\"cache_hit_ratio\\":0.54603626,\\"cost_usd\\":0.0442764,\\"date_source\\":\\"session_id\\"}\\n",
 }
 `
 
@@ -2551,18 +2582,20 @@ Object {
   "command": "wuu-usage --merge --table parts/",
   "stderr": "",
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    20261202-224010-9b21  run-20261202-224010-9b21  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-    20261202-233000-e1d2  (no result)               main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
-    20261202-230512-c4d0  run-20261202-230512-c4d0  main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
-    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL                                           main           6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
-    TOTAL                                           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
-    TOTAL                                           all            6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
+    THREAD                RUN                       FILE                         AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ---------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    -                     -                         examples/busy.jsonl          main           0       0       0            0           0       0       0          -  $0.0000
+    20261202-224010-9b21  run-20261202-224010-9b21  examples/failed.jsonl        main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    20261202-233000-e1d2  (no result)               examples/killed.jsonl        main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl           main           2       0   4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    -                     -                         examples/setup-failed.jsonl  main           0       0       0            0           0       0       0          -  $0.0000
+    20261202-230512-c4d0  run-20261202-230512-c4d0  examples/structured.jsonl    main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
+    20261202-220000-e5f6  run-20261202-220000-e5f6  examples/timeout.jsonl       main           1       0   4,000            0       3,000   7,000     200      42.9%  $0.0159
+    --------------------  ------------------------  ---------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                                                        main           6       0  15,100        6,144      16,312  37,556     785      43.4%  $0.0667
+    TOTAL                                                                        subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                                                        all            6       1  15,520        7,144      16,312  38,976     823      41.9%  $0.0723
     
   ),
 }
@@ -2576,11 +2609,32 @@ Object {
   "stdout": String(
     | THREAD | AGENT | TURNS | AGENTS | INPUT | CACHE WRITE | CACHE READ | PROMPT | OUTPUT | CACHE HIT | COST |
     |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-    | 20261202-231501-7f3a | main | 2 | 0 | 4,700 | 4,096 | 12,288 | 21,084 | 370 | 58.3% | $0.04 |
+    | 20261202-231501-7f3a | main | 2 | 0 | 4,700 | 4,096 | 12,288 | 21,084 | 370 | 58.3% | $0.0387 |
     | 20261202-231501-7f3a | subagents | 0 | 1 | 420 | 1,000 | 0 | 1,420 | 38 | 0.0% | $0.0056 |
-    | TOTAL | main | 2 | 0 | 4,700 | 4,096 | 12,288 | 21,084 | 370 | 58.3% | $0.04 |
+    | TOTAL | main | 2 | 0 | 4,700 | 4,096 | 12,288 | 21,084 | 370 | 58.3% | $0.0387 |
     | TOTAL | subagents | 0 | 1 | 420 | 1,000 | 0 | 1,420 | 38 | 0.0% | $0.0056 |
-    | TOTAL | all | 2 | 1 | 5,120 | 5,096 | 12,288 | 22,504 | 408 | 54.6% | $0.04 |
+    | TOTAL | all | 2 | 1 | 5,120 | 5,096 | 12,288 | 22,504 | 408 | 54.6% | $0.0443 |
+    
+  ),
+}
+`
+
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-usage --table --by day --timezone UTC examples/run.jsonl examples/timeout.jsonl 1`] = `
+Object {
+  "code": 0,
+  "command": "wuu-usage --table --by day --timezone UTC examples/run.jsonl examples/timeout.jsonl",
+  "stderr": "",
+  "stdout": String(
+    DAY         AGENT      TURNS  AGENTS  INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    ----------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    2026-12-02  main           3       0  8,700        4,096      15,288  28,084     570      54.4%  $0.0546
+    2026-12-02  subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    ----------  ---------  -----  ------  -----  -----------  ----------  ------  ------  ---------  -------
+    TOTAL       main           3       0  8,700        4,096      15,288  28,084     570      54.4%  $0.0546
+    TOTAL       subagents      0       1    420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL       all            3       1  9,120        5,096      15,288  29,504     608      51.8%  $0.0602
+    
+    Days in UTC: 2 runs dated by their session id.
     
   ),
 }
@@ -2601,18 +2655,20 @@ Object {
     ------------------------  ---------  --------------------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
     claude-haiku-4-5          main                                       1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
                                          └ claude-haiku-4-5              1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
-    claude-sonnet-4-20250514  main                                       1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-                                         └ claude-sonnet-4-20250514      1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-    claude-sonnet-4-5         main                                       2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
-                                         └ claude-sonnet-4-5             2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
+    claude-sonnet-4-20250514  main                                       1       0   4,000            0       3,000   7,000     200      42.9%  $0.0159
+                                         └ claude-sonnet-4-20250514      1       0   4,000            0       3,000   7,000     200      42.9%  $0.0159
+    claude-sonnet-4-5         main                                       2       0   4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+                                         └ claude-sonnet-4-5             2       0   4,700        4,096      12,288  21,084     370      58.3%  $0.0387
     claude-sonnet-4-5         subagents                                  0       1     420        1,000           0   1,420      38       0.0%  $0.0056
                                          └ claude-sonnet-4-5             0       1     420        1,000           0   1,420      38       0.0%  $0.0056
     gpt-5                     main                                       2       0   5,100            0       1,024   6,124     134      16.7%  $0.0078
                                          └ gpt-5                         2       0   5,100            0       1,024   6,124     134      16.7%  $0.0078
+    unknown                   main                                       0       0       0            0           0       0       0          -  $0.0000
+                                         └ unknown                       0       0       0            0           0       0       0          -  $0.0000
     ------------------------  ---------  --------------------------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL                     main                                       6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
+    TOTAL                     main                                       6       0  15,100        6,144      16,312  37,556     785      43.4%  $0.0667
     TOTAL                     subagents                                  0       1     420        1,000           0   1,420      38       0.0%  $0.0056
-    TOTAL                     all                                        6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
+    TOTAL                     all                                        6       1  15,520        7,144      16,312  38,976     823      41.9%  $0.0723
     
   ),
 }
@@ -2629,18 +2685,20 @@ Object {
     
   ),
   "stdout": String(
-    THREAD                RUN                       AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
-    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    20261202-224010-9b21  run-20261202-224010-9b21  main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
-    20261202-233000-e1d2  (no result)               main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
-    20261202-231501-7f3a  run-20261202-231501-7f3a  main           2       0   4,700        4,096      12,288  21,084     370      58.3%    $0.04
-    20261202-231501-7f3a  run-20261202-231501-7f3a  subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
-    20261202-230512-c4d0  run-20261202-230512-c4d0  main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
-    20261202-220000-e5f6  run-20261202-220000-e5f6  main           1       0   4,000            0       3,000   7,000     200      42.9%    $0.02
-    --------------------  ------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
-    TOTAL                                           main           6       0  15,100        6,144      16,312  37,556     785      43.4%    $0.07
-    TOTAL                                           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
-    TOTAL                                           all            6       1  15,520        7,144      16,312  38,976     823      41.9%    $0.07
+    THREAD                RUN                       FILE                         AGENT      TURNS  AGENTS   INPUT  CACHE WRITE  CACHE READ  PROMPT  OUTPUT  CACHE HIT     COST
+    --------------------  ------------------------  ---------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    -                     -                         examples/busy.jsonl          main           0       0       0            0           0       0       0          -  $0.0000
+    20261202-224010-9b21  run-20261202-224010-9b21  examples/failed.jsonl        main           1       0   3,000            0           0   3,000      90       0.0%  $0.0047
+    20261202-233000-e1d2  (no result)               examples/killed.jsonl        main           1       0   1,300        2,048           0   3,348      81       0.0%  $0.0043
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl           main           2       0   4,700        4,096      12,288  21,084     370      58.3%  $0.0387
+    20261202-231501-7f3a  run-20261202-231501-7f3a  examples/run.jsonl           subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    -                     -                         examples/setup-failed.jsonl  main           0       0       0            0           0       0       0          -  $0.0000
+    20261202-230512-c4d0  run-20261202-230512-c4d0  examples/structured.jsonl    main           1       0   2,100            0       1,024   3,124      44      32.8%  $0.0032
+    20261202-220000-e5f6  run-20261202-220000-e5f6  examples/timeout.jsonl       main           1       0   4,000            0       3,000   7,000     200      42.9%  $0.0159
+    --------------------  ------------------------  ---------------------------  ---------  -----  ------  ------  -----------  ----------  ------  ------  ---------  -------
+    TOTAL                                                                        main           6       0  15,100        6,144      16,312  37,556     785      43.4%  $0.0667
+    TOTAL                                                                        subagents      0       1     420        1,000           0   1,420      38       0.0%  $0.0056
+    TOTAL                                                                        all            6       1  15,520        7,144      16,312  38,976     823      41.9%  $0.0723
     
   ),
 }
@@ -2657,16 +2715,18 @@ Object {
     
   ),
   "stdout": String(
-    kind\\tthread_id\\trun_id\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd
-    row\\t20261202-224010-9b21\\trun-20261202-224010-9b21\\tmain\\t1\\t0\\t3000\\t0\\t0\\t3000\\t90\\t0\\t0.00465
-    row\\t20261202-233000-e1d2\\t\\tmain\\t1\\t0\\t1300\\t2048\\t0\\t3348\\t81\\t0\\t0.004265
-    row\\t20261202-231501-7f3a\\trun-20261202-231501-7f3a\\tmain\\t2\\t0\\t4700\\t4096\\t12288\\t21084\\t370\\t0.58281161\\t0.0386964
-    row\\t20261202-231501-7f3a\\trun-20261202-231501-7f3a\\tsubagents\\t0\\t1\\t420\\t1000\\t0\\t1420\\t38\\t0\\t0.00558
-    row\\t20261202-230512-c4d0\\trun-20261202-230512-c4d0\\tmain\\t1\\t0\\t2100\\t0\\t1024\\t3124\\t44\\t0.327784891\\t0.003193
-    row\\t20261202-220000-e5f6\\trun-20261202-220000-e5f6\\tmain\\t1\\t0\\t4000\\t0\\t3000\\t7000\\t200\\t0.428571428\\t0.0159
-    total\\t\\t\\tmain\\t6\\t0\\t15100\\t6144\\t16312\\t37556\\t785\\t0.434338055\\t0.0667044
-    total\\t\\t\\tsubagents\\t0\\t1\\t420\\t1000\\t0\\t1420\\t38\\t0\\t0.00558
-    total\\t\\t\\tall\\t6\\t1\\t15520\\t7144\\t16312\\t38976\\t823\\t0.418513957\\t0.0722844
+    kind\\tthread_id\\trun_id\\tfile\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd\\tdate_source
+    row\\t\\t\\texamples/busy.jsonl\\tmain\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0\\tmtime
+    row\\t20261202-224010-9b21\\trun-20261202-224010-9b21\\texamples/failed.jsonl\\tmain\\t1\\t0\\t3000\\t0\\t0\\t3000\\t90\\t0\\t0.00465\\tsession_id
+    row\\t20261202-233000-e1d2\\t\\texamples/killed.jsonl\\tmain\\t1\\t0\\t1300\\t2048\\t0\\t3348\\t81\\t0\\t0.004265\\tsession_id
+    row\\t20261202-231501-7f3a\\trun-20261202-231501-7f3a\\texamples/run.jsonl\\tmain\\t2\\t0\\t4700\\t4096\\t12288\\t21084\\t370\\t0.58281161\\t0.0386964\\tsession_id
+    row\\t20261202-231501-7f3a\\trun-20261202-231501-7f3a\\texamples/run.jsonl\\tsubagents\\t0\\t1\\t420\\t1000\\t0\\t1420\\t38\\t0\\t0.00558\\tsession_id
+    row\\t\\t\\texamples/setup-failed.jsonl\\tmain\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0\\tmtime
+    row\\t20261202-230512-c4d0\\trun-20261202-230512-c4d0\\texamples/structured.jsonl\\tmain\\t1\\t0\\t2100\\t0\\t1024\\t3124\\t44\\t0.327784891\\t0.003193\\tsession_id
+    row\\t20261202-220000-e5f6\\trun-20261202-220000-e5f6\\texamples/timeout.jsonl\\tmain\\t1\\t0\\t4000\\t0\\t3000\\t7000\\t200\\t0.428571428\\t0.0159\\tsession_id
+    total\\t\\t\\t\\tmain\\t6\\t0\\t15100\\t6144\\t16312\\t37556\\t785\\t0.434338055\\t0.0667044\\tmtime+session_id
+    total\\t\\t\\t\\tsubagents\\t0\\t1\\t420\\t1000\\t0\\t1420\\t38\\t0\\t0.00558\\tsession_id
+    total\\t\\t\\t\\tall\\t6\\t1\\t15520\\t7144\\t16312\\t38976\\t823\\t0.418513957\\t0.0722844\\tmtime+session_id
     
   ),
 }
