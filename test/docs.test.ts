@@ -172,12 +172,18 @@ for (const page of fs.readdirSync(path.join(ROOT, 'man')).filter((f) => /\.[17]$
   });
 }
 
-t.test('README opens with the set-up commands of a fresh machine, shown and not run', async (t) => {
+t.test('README first screen: what it is and a picture, then the set-up commands of a fresh machine, then PATH', async (t) => {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const setup = '```sh\nnpm ci && npx wuu-filter tool examples/run.jsonl\nnpm test\n```\n';
-  t.ok(readme.startsWith(setup), 'the first lines are the set-up block');
+  t.ok(readme.startsWith('# wuu-stream\n\nSmall, composable Unix filters'), 'it opens by saying what it is');
+  const picture = readme.indexOf('![');
+  const setupAt = readme.indexOf('## Set up');
+  t.ok(picture > 0 && picture < setupAt, 'a picture before the set-up');
+  const setup = '```sh\nnpm ci && npx wuu-pretty examples/run.jsonl    # install, then view a bundled run\nnpm test                                      # build, type-check and run the test suite\n```\n';
+  const block = readme.indexOf(setup);
+  t.ok(block > setupAt && block < setupAt + 200, 'the two set-up commands open the Set up section');
   t.same(readmeCommands(setup), [], 'npm and npx lines are not run by this test');
-  t.match(readme.slice(setup.length, setup.length + 400), /npm link/, 'then how to put the binaries on PATH');
+  t.match(readme.slice(block + setup.length, block + setup.length + 400), /npm link/, 'then how to put the binaries on PATH');
+  t.match(readme.slice(block, block + 2000), /Where `wuu` comes from/, 'and where wuu itself comes from');
   t.same(readmeCommands('```sh\nwuu-result -f run.jsonl\nwuu-pretty --follow run.jsonl\n```\n'), [], 'follow lines are shown, not run');
 });
 

@@ -1744,6 +1744,21 @@ Object {
 }
 `
 
+exports[`test/docs.test.ts > TAP > README.md commands > wuu-import --from gemini test/fixtures/import/gemini/shell.jsonl | wuu-usage 1`] = `
+Object {
+  "code": 2,
+  "command": "wuu-import --from gemini test/fixtures/import/gemini/shell.jsonl | wuu-usage",
+  "stderr": "wuu-import: test/fixtures/import/gemini/shell.jsonl: No such file or directory\\n",
+  "stdout": String(
+    kind\\tthread_id\\trun_id\\tfile\\tagent\\tturns\\tagents\\tinput_tokens\\tcache_creation_tokens\\tcache_read_tokens\\tprompt_tokens\\toutput_tokens\\tcache_hit_ratio\\tcost_usd\\tdate_source
+    total\\t\\t\\t\\tmain\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0\\t
+    total\\t\\t\\t\\tsubagents\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0\\t
+    total\\t\\t\\t\\tall\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t\\t0\\t
+    
+  ),
+}
+`
+
 exports[`test/docs.test.ts > TAP > README.md commands > wuu-import examples/import/codex-exec.ndjson | wuu-check 1`] = `
 Object {
   "code": 0,
