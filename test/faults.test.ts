@@ -59,14 +59,16 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 }
 
 t.test('a FIFO with no writer: SIGINT, SIGTERM, SIGHUP still end the run (130, 143, 129)', async (t) => {
-  const fifo = path.join(dir, 'fifo');
-  execFileSync('mkfifo', [fifo]);
   for (const [name, signal, status] of [
     ['wuu-filter', 'SIGINT', 130],
     ['wuu-result', 'SIGTERM', 143],
     ['wuu-turns', 'SIGHUP', 129],
     ['wuu-usage', 'SIGINT', 130],
   ] as const) {
+    // A FIFO of its own: the previous tool releases its abandoned open by
+    // opening the write end for an instant, which must not reach this one.
+    const fifo = path.join(dir, `fifo-${name}`);
+    execFileSync('mkfifo', [fifo]);
     const child = spawnPlain(name, [fifo]);
     const done = exited(child);
     await handlersInstalled(child);
