@@ -77,6 +77,13 @@ export interface Core {
    */
   seeBadLine?(bad: BadLine, emit: Emit): boolean;
   /**
+   * True for a core that writes lines it does not read (`needsParse` false)
+   * through as their original bytes: the runner then proves each such line
+   * valid at byte level first, so an invalid line is reported and skipped
+   * under the bad-line policy rather than copied through unreported.
+   */
+  passesThrough?: boolean;
+  /**
    * Whether an input line of this type ends a run besides `result` (follow
    * mode then stops after its grace): wuu-import on Codex, whose last line is
    * `turn.completed` or `turn.failed`.

@@ -17,6 +17,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { isEvent, type WuuEvent } from './events.js';
 import { looksLikeObject, topLevelString } from './scan.js';
+import { isJsonEvent } from './validate.js';
 import { escapeControls } from './text.js';
 
 const NEWLINE = 0x0a;
@@ -415,6 +416,12 @@ export class OutputBatch {
 export interface LineHandler {
   maxLineBytes: number;
   /** The core's choice of lines to parse (undefined: all; parseNothing: none). */
+  /**
+   * Lines `needsParse` turns down are still proven valid at byte level (and
+   * parsed only when that fails, for the message): for a core that writes
+   * such lines through as they came (wuu-accumulate, wuu-turns, wuu-redact).
+   */
+  validateUnread?: boolean;
   needsParse?: (type: string) => boolean;
   /** The line's type when the runner has already sniffed it from the bytes. */
   type?: string;
@@ -446,6 +453,8 @@ export function readLine(file: string, line: Line, handler: LineHandler): void {
     if (needsParse === parseNothing) {
       if (!looksLikeObject(line.source, line.start, line.end)) rec.validate();
     } else if (needsParse === undefined || needsParse(rec.type)) {
+      rec.validate();
+    } else if (handler.validateUnread === true && !isJsonEvent(line.source, line.start, line.end)) {
       rec.validate();
     }
     handler.push(rec);

@@ -241,3 +241,31 @@ t.test('parse() reports bad lines in the words of the binaries', async (t) => {
   t.equal(records.length, 1);
   t.same(errors, ['2: line of 27 bytes exceeds --max-line-bytes 20; dropped', '3: not a JSON object (an array)', '4: not valid JSON (Unexpected token \'\\e\', "\\e" is not valid JSON)']);
 });
+
+t.test('tools that write unread lines through prove them valid first: an invalid line is reported and skipped (exit 1)', async (t) => {
+  const { spec: accumulate } = await import('../bin/wuu-accumulate.js');
+  const { spec: redact } = await import('../bin/wuu-redact.js');
+  const start = '{"thread_id":"t","turn_id":"u","type":"turn_started"}\n';
+  const good = '{"final_message":"hi","status":"completed","type":"result"}\n';
+  const bad: Array<[string, string]> = [
+    ['an unescaped quote', '{"final_message":"say "hi"","status":"completed","type":"result"}\n'],
+    ['a trailing comma', '{"thread_id":"t","type":"todo_updated",}\n'],
+    ['NaN', '{"thread_id":"t","tokens":NaN,"type":"usage_updated"}\n'],
+  ];
+  for (const spec of [accumulate, turns, redact]) {
+    for (const [what, line] of bad) {
+      for (const chunk of [1, 7, 4096]) {
+        const input = Buffer.from(start + line + good);
+        const chunks: Buffer[] = [];
+        for (let at = 0; at < input.length; at += chunk) chunks.push(input.subarray(at, at + chunk));
+        const r = await runIn(spec, [], chunks);
+        t.equal(r.code, 1, `${spec.name}, ${what} (chunks of ${chunk}): exit 1`);
+        t.notOk(r.stdout.includes(line.trimEnd()), `${spec.name}, ${what}: not copied through`);
+        t.match(r.stderr, new RegExp(`^${spec.name}: <stdin>:2: not valid JSON`), `${spec.name}, ${what}: reported`);
+        t.ok(r.stdout.includes(good.trimEnd()), `${spec.name}, ${what}: the valid lines still pass`);
+      }
+    }
+    const passed = await runIn(spec, ['--pass-invalid'], start + bad[0]![1] + good);
+    t.equal(passed.code, 0, `${spec.name} --pass-invalid keeps its promise`);
+  }
+});

@@ -586,6 +586,7 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
   return {
     // Pieces are read by eventOf (no parse for the producer's flat lines); turn ends need a parse.
     needsParse: (type) => TURN_END_TYPES.has(type),
+    passesThrough: true,
     push(rec, emit) {
       out = emit;
       const type = rec.type;

@@ -124,6 +124,7 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     readLine(file, line, {
       maxLineBytes,
       needsParse,
+      validateUnread: core.passesThrough,
       type: gate?.take(),
       push: (rec) => {
         state.bad.good();

@@ -279,6 +279,7 @@ export function createRedact(options: RedactOptions = {}): Core {
   return {
     // Lines are read lazily: push decides whether a line needs parsing at all.
     needsParse: () => !shortcut,
+    passesThrough: true,
     push(rec, emit) {
       events++;
       last = { file: rec.file, line: rec.line };

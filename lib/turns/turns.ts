@@ -347,6 +347,7 @@ export function createTurns(options: TurnsOptions = {}): Core {
   return {
     // Turn events are read by eventOf: the producer's flat lines without a parse, others in full.
     needsParse: (type) => OUTSIDE_TURN_TYPES.has(type) && (ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_')),
+    passesThrough: true,
     push(rec, emit) {
       const type = rec.type;
       const pass = () => {
