@@ -92,10 +92,11 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
 
   const policy: BadLinePolicy = { strict, passInvalid };
   const handleBad = (file: string, line: Line, reason: string, raw: Buffer) => {
-    if (core.seeBadLine?.({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit) === true) return;
+    const bad = { file, line: line.line, message: reason, terminated: line.terminated, raw };
+    if (core.seeBadLine?.(bad, emit) === true) return;
     if (core.badLine) {
       // A core that reports bad lines itself (wuu-check) gets every one of them.
-      core.badLine({ file, line: line.line, message: reason, terminated: line.terminated, raw }, emit);
+      core.badLine(bad, emit);
     } else if (judgeBadLine(policy, line) === 'pass') {
       warn(`${file}:${line.line}: ${badLineMessage(line, reason)}`);
       if (!line.terminated) batch.markUnterminated(raw);
@@ -114,13 +115,15 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
   const gate = strict || passInvalid || ctx.follow || !readsTypes ? undefined : typeGate(core, state);
   // --pass-invalid is byte-exact: a leading byte order mark comes out as it came.
   let bomPending = false;
+  // Bound once, not per line: follow mode asks it of every line read.
+  const endsRun = core.endsRun?.bind(core);
   const handleLine = (file: string) => (line: Line) => {
     if (state.stopped) return;
     if (bomPending) {
       bomPending = false;
       if (splitter.sawBom) batch.addRaw(UTF8_BOM);
     }
-    loop.session?.line(line, core.endsRun?.bind(core));
+    loop.session?.line(line, endsRun);
     readLine(file, line, {
       maxLineBytes,
       needsParse,

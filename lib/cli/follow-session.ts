@@ -26,13 +26,10 @@ export class FollowSession {
   line(line: Line, endsRun?: (type: string) => boolean): void {
     if (line.oversizeBytes !== undefined) return;
     const type = topLevelString(line.source, 'type', line.start, line.end);
-    if (type === 'result' || (type !== undefined && endsRun?.(type) === true)) {
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.stop.abort(), this.graceMs);
-    }
+    if (type === 'result' || (type !== undefined && endsRun?.(type) === true)) this.resultSeen();
   }
 
-  /** A custom main (wuu-usage) saw the run's `result` itself: the grace period starts. */
+  /** The run's `result` was seen (by `line`, or by a custom main such as wuu-usage): the grace period (re)starts. */
   resultSeen(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.stop.abort(), this.graceMs);
