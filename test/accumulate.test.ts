@@ -276,7 +276,7 @@ function oracle(lines: string[]) {
     else if (e.type === 'tool_completed') items.set(key, e.status!);
     else if (!items.has(key)) items.set(key, 'incomplete');
   }
-  const messages = new Set(events.filter((e) => e.type.startsWith('agent_message_')).map((e) => e.turn_id));
+  const messages = new Set(events.filter((e) => e.type?.startsWith('agent_message_')).map((e) => e.turn_id));
   const passed = lines.filter((l) => !/"type":"(agent_message|tool|command)_/.test(l));
   return { items: [...items].filter(([, s]) => s !== 'removed'), messages: messages.size, passed };
 }

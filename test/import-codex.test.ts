@@ -136,12 +136,12 @@ t.test('shell: bash tools, a failing exit code, secrets gone after wuu-redact', 
   );
   const started = tools.filter((e) => e.type === 'tool_started');
   t.same(started.map((e) => e.name), ['bash', 'bash']);
-  t.same(JSON.parse(started[1].arguments), { command: "/bin/bash -lc 'echo failing >&2; exit 3'" });
-  t.same(tools[5], { error: 'exit code 3', item_id: started[1].item_id, name: 'bash', status: 'failed', thread_id: evs[1]!.thread_id, turn_id: evs[2]!.turn_id, type: 'tool_completed' });
-  t.equal(tools[4].delta, 'failing\n');
-  t.match(tools[2], { status: 'completed', error: '' });
+  t.same(JSON.parse(started[1]!.arguments), { command: "/bin/bash -lc 'echo failing >&2; exit 3'" });
+  t.same(tools[5], { error: 'exit code 3', item_id: started[1]!.item_id, name: 'bash', status: 'failed', thread_id: evs[1]!.thread_id, turn_id: evs[2]!.turn_id, type: 'tool_completed' });
+  t.equal(tools[4]!.delta, 'failing\n');
+  t.match(tools[2]!, { status: 'completed', error: '' });
   t.ok(out.includes(PLANTED_SECRET) && out.includes(PLANTED_TOKEN), 'both secrets reach the imported stream (output and command line)');
-  t.same(JSON.parse(started[0].arguments), { command: rawLines('shell.jsonl')[4]!.item.command }, 'the command as Codex reported it');
+  t.same(JSON.parse(started[0]!.arguments), { command: rawLines('shell.jsonl')[4]!.item.command }, 'the command as Codex reported it');
   const redacted = await runIn(redactSpec, [], out);
   t.notOk(redacted.stdout.includes(PLANTED_SECRET), 'the AWS key planted in the output is gone');
   t.notOk(redacted.stdout.includes(PLANTED_TOKEN), 'the token planted in the command line is gone');
@@ -181,8 +181,8 @@ t.test('subagent: collab calls give subagent events', async (t) => {
       ['subagent_completed', child, 'completed'],
     ],
   );
-  t.equal(agents[0].description, 'Count to three');
-  t.equal(agents[1].result, 'One, two, three.');
+  t.equal(agents[0]!.description, 'Count to three');
+  t.equal(agents[1]!.result, 'One, two, three.');
   const usage = events((await runIn(usageSpec, ['--json'], evs.map((e) => JSON.stringify(e)).join('\n') + '\n')).stdout).find((e) => e.kind === 'total')!;
   t.equal(usage.subagents.prompt_tokens, 0, "the child's tokens are not in Codex's stream");
 });

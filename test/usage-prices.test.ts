@@ -133,7 +133,7 @@ t.test('prices tiered by prompt size are exact and agree with calcPrice on both 
     ['google', 'gemini-2.5-pro'],
     ['openai', 'gpt-5'],
   ] as const) {
-    for (const [input, write, read, output] of [
+    for (const [input, write, read, output] of <[number, number, number, number][]>[
       [1000, 0, 0, 10],
       [150_000, 20_000, 60_000, 900],
       [300_000, 50_000, 100_000, 10],
