@@ -22,6 +22,62 @@ export interface TokenCounts {
   cache_read_tokens?: number;
 }
 
+/*
+ * The token convention, the one place every tool takes it from
+ * (WIRE-FORMAT.md, trap 1): `input_tokens` EXCLUDES cached tokens, so the
+ * prompt a turn sent is input + cache write + cache read, and the cache hit
+ * ratio is cache read / prompt. Reading the counters of one event as if
+ * `input_tokens` were the whole prompt undercounts every cached turn.
+ */
+
+/** The four token counters of usage_updated and subagent_* events, in the order reports write them. */
+export const TOKEN_FIELDS = Object.freeze(['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'output_tokens'] as const);
+
+/** The same counters in the order WIRE-FORMAT.md's table lists them (wuu-check reports in this order). */
+export const WIRE_TOKEN_FIELDS = Object.freeze(['input_tokens', 'output_tokens', 'cache_creation_tokens', 'cache_read_tokens'] as const);
+
+/** The name of one token counter. */
+export type TokenField = (typeof TOKEN_FIELDS)[number];
+
+/**
+ * All four counters present: numbers as the wire carries them, or exact
+ * bigints (sums that may pass 2^53).
+ */
+export type Tokens<N extends number | bigint = number> = { [F in TokenField]: N };
+
+function isExact(t: Tokens | Tokens<bigint>): t is Tokens<bigint> {
+  return typeof t.input_tokens === 'bigint';
+}
+
+/** The prompt a turn sent: uncached input + cache write + cache read. */
+export function promptTokens(t: Tokens): number;
+export function promptTokens(t: Tokens<bigint>): bigint;
+export function promptTokens(t: Tokens | Tokens<bigint>): number | bigint {
+  // Each branch adds one kind: a number plus a bigint would throw.
+  if (isExact(t)) return t.input_tokens + t.cache_creation_tokens + t.cache_read_tokens;
+  return t.input_tokens + t.cache_creation_tokens + t.cache_read_tokens;
+}
+
+/** The cache hit ratio, cache read / prompt; null for an empty prompt. */
+export function cacheHitRatio(t: Tokens): number | null {
+  const prompt = promptTokens(t);
+  return prompt > 0 ? t.cache_read_tokens / prompt : null;
+}
+
+const MAX_EXACT_PROMPT = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1e9));
+
+/**
+ * The cache hit ratio of exact counts, truncated to 1e-9 so that it is the
+ * same whatever the magnitudes (computed in BigInt only when a double could
+ * not hold read * 1e9); null for an empty prompt.
+ */
+export function exactCacheHitRatio(t: Tokens<bigint>): number | null {
+  const prompt = promptTokens(t);
+  if (prompt === 0n) return null;
+  if (prompt <= MAX_EXACT_PROMPT) return Math.floor((Number(t.cache_read_tokens) * 1e9) / Number(prompt)) / 1e9;
+  return Number((t.cache_read_tokens * 1_000_000_000n) / prompt) / 1e9;
+}
+
 export interface SessionConfigured {
   type: 'session_configured';
   protocol_version?: string;

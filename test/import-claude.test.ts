@@ -270,6 +270,13 @@ t.test('file tools give file_changed after success; TodoWrite gives todo_updated
       { type: 'todo_updated', ...at(), todo: { todos: [{ content: 'Fix', status: 'in_progress' }, { content: '', status: '' }] } },
     ],
   );
+  const odd = mapAll([
+    init(),
+    assistant('m1', [toolUse('w1', 'Write', { file_path: '/w/a.md' })]),
+    toolResult('w1', 'Written', false, { tool_use_result: { type: 'constructor', filePath: '/w/a.md' } }),
+    result(),
+  ]).find((e) => e.type === 'file_changed');
+  t.same(odd, { type: 'file_changed', ...item('w1'), tool_name: 'Write', path: '/w/a.md' }, 'a Write result type named like an Object member: no action');
   // The todo struct's keys sorted are its declaration order (content, status).
   t.match(goLine(events.find((e) => e.type === 'todo_updated')!), /"todo":\{"todos":\[\{"content":"Fix","status":"in_progress"\}/);
 });
@@ -459,6 +466,8 @@ t.test('sub-agent task statuses, other task kinds, unknown tasks', async (t) => 
   t.same([killed[2]?.type, killed[2]?.status, killed[2]?.error], ['subagent_completed', 'cancelled', 'stopped by the user']);
   const stopped = status('task_notification', { status: 'stopped', summary: 'partial', output_file: '' });
   t.same([stopped[2]?.status, stopped[2]?.result, Object.hasOwn(stopped[2]!, 'result_path')], ['cancelled', 'partial', false]);
+  const member = status('task_updated', { patch: { status: 'constructor' } });
+  t.same([member[2]?.type, member[2]?.status], ['subagent_updated', 'constructor'], 'a status named like an Object member is kept as it is');
   const paused = status('task_updated', { patch: { status: 'paused', error: '' } });
   t.same([paused[2]?.type, paused[2]?.status, Object.hasOwn(paused[2]!, 'error')], ['subagent_updated', 'paused', false]);
   // A running agent at the end gets its share as an update.

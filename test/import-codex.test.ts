@@ -19,6 +19,7 @@ import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
 import { spec as turnsSpec } from '../bin/wuu-turns.js';
 import { spec as prettySpec } from '../bin/wuu-pretty.js';
 import { createCodexMapper, turnUsage } from '../lib/import/codex.js';
+import { goJson } from '../lib/import/encode.js';
 import type { ImportedEvent } from '../lib/import/mapper.js';
 import { PLANTED_SECRET, PLANTED_TOKEN } from './import/capture-codex.js';
 import { ROOT } from './helpers.js';
@@ -404,4 +405,30 @@ t.test('mapper: process boundaries and errors', async (t) => {
   t.match(odd.find((e) => e.type === 'usage_updated'), { thread_id: '', input_tokens: 0, output_tokens: 0 }, 'odd values read as empty');
   const noThread = map([{ type: 'turn.completed' }]);
   t.same(noThread.map((e) => [e.type, e.status, e.turn_id]), [['result', 'completed', '']]);
+});
+
+t.test('mapper: kinds and statuses named like Object members map to nothing', async (t) => {
+  const evs = map([
+    ...START,
+    { type: 'item.completed', item: { id: 'item_1', type: 'file_change', changes: [{ path: '/a', kind: 'constructor' }, { path: '/b', kind: '__proto__' }, { path: '/c', kind: 'toString' }], status: 'completed' } },
+    {
+      type: 'item.completed',
+      item: { id: 'item_2', type: 'collab_tool_call', tool: 'wait', receiver_thread_ids: ['x', 'y'], agents_states: { x: { status: 'constructor' }, y: { status: 'hasOwnProperty' } }, status: 'completed' },
+    },
+    DONE,
+  ]);
+  const changed = evs.filter((e) => e.type === 'file_changed');
+  t.same(
+    changed.map((e) => [e.path, Object.hasOwn(e, 'action')]),
+    [
+      ['/a', false],
+      ['/b', false],
+      ['/c', false],
+    ],
+  );
+  t.notOk(
+    evs.some((e) => e.type.startsWith('subagent_')),
+    'no sub-agent status',
+  );
+  t.doesNotThrow(() => evs.map((e) => goJson(e)), 'every event encodes');
 });

@@ -3,7 +3,7 @@
  * every event type (required fields and JSON types), after
  * WIRE-FORMAT-REFERENCE.md section 4.
  */
-import { FAMILIES, KNOWN_TYPES } from '../events.js';
+import { FAMILIES, KNOWN_TYPES, WIRE_TOKEN_FIELDS } from '../events.js';
 
 /** How serious a problem is: errors fail the check, warnings do not. */
 export type Severity = 'error' | 'warning';
@@ -86,7 +86,7 @@ function fields(spec: Record<string, string>): ReadonlyMap<string, FieldSpec> {
 const TURN = { thread_id: 'string', turn_id: 'string' };
 const ITEM = { ...TURN, item_id: 'string' };
 const COMMAND = { ...ITEM, name: 'string', arguments: 'string', command: 'string?', process_id: 'string|number?' };
-const TOKENS = { input_tokens: 'number', output_tokens: 'number', cache_creation_tokens: 'number', cache_read_tokens: 'number' };
+const TOKENS = Object.fromEntries(WIRE_TOKEN_FIELDS.map((name) => [name, 'number']));
 const SUBAGENT = {
   thread_id: 'string',
   agent_id: 'string',
@@ -102,10 +102,7 @@ const SUBAGENT = {
   result_bytes: 'number?',
   result_truncated: 'boolean?',
   error: 'string?',
-  input_tokens: 'number?',
-  output_tokens: 'number?',
-  cache_creation_tokens: 'number?',
-  cache_read_tokens: 'number?',
+  ...Object.fromEntries(WIRE_TOKEN_FIELDS.map((name) => [name, 'number?'])),
 };
 const THREAD = { thread_id: 'string', model: 'string', provider: 'string', cwd: 'string' };
 
@@ -200,7 +197,7 @@ export const TURN_SCOPED: ReadonlySet<string> = new Set(
 );
 
 export const TOOL_END: ReadonlySet<string> = new Set(['tool_completed', 'tool_removed']);
-export const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_tokens', 'cache_read_tokens'] as const;
+export const USAGE_FIELDS = WIRE_TOKEN_FIELDS;
 
 /** The JSON type of a parsed value, as named in messages. */
 export function jsonType(value: unknown): string {

@@ -43,18 +43,11 @@
  * output other than text, Bash options other than `command`, TodoWrite's
  * activeForm, the TaskCreate/TaskUpdate task list, command_* twins.
  */
+import { TOKEN_FIELDS as FIELDS, type Tokens } from '../events.js';
 import type { ImportedEvent, Mapper } from './mapper.js';
+import { fileChanged, toolEnded, toolStarted, type ItemIds } from './tool-events.js';
 
 type Obj = Record<string, unknown>;
-
-interface Tokens {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_tokens: number;
-  cache_read_tokens: number;
-}
-
-const FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_tokens', 'cache_read_tokens'] as const;
 
 const zero = (): Tokens => ({ input_tokens: 0, output_tokens: 0, cache_creation_tokens: 0, cache_read_tokens: 0 });
 
@@ -135,8 +128,17 @@ const FILE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', '
 const AGENT_TASKS: ReadonlySet<string> = new Set(['local_agent', 'remote_agent']);
 
 /** wuu's sub-agent statuses for Claude's task statuses (SDKTaskUpdatedMessage.patch.status, SDKTaskNotificationMessage.status). */
-const TASK_STATUS: Readonly<Record<string, string>> = { killed: 'cancelled', stopped: 'cancelled' };
+const TASK_STATUS: ReadonlyMap<string, string> = new Map([
+  ['killed', 'cancelled'],
+  ['stopped', 'cancelled'],
+]);
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+
+/** wuu's action for a Write call by its `FileWriteOutput.type` (any other: no action). */
+const WRITE_ACTIONS: ReadonlyMap<string, string> = new Map([
+  ['create', 'create'],
+  ['update', 'overwrite'],
+]);
 
 /** TerminalReason values that mean the user stopped the turn. */
 const ABORTED: ReadonlySet<string> = new Set(['aborted_streaming', 'aborted_tools']);
@@ -375,7 +377,7 @@ class ClaudeMapper implements Mapper {
     const name = bash ? 'bash' : claudeName;
     const args = bash ? JSON.stringify({ command: str(input.command) }) : JSON.stringify(input);
     this.tools.set(id, { thread, turn, name, claudeName, input });
-    out.push({ type: 'tool_started', thread_id: thread, turn_id: turn, item_id: id, name, arguments: args });
+    out.push(toolStarted({ thread_id: thread, turn_id: turn, item_id: id }, name, args));
   }
 
   /** SDKUserMessage: tool_result blocks end the calls they name (text prompts and notices carry nothing wuu has). */
@@ -392,25 +394,20 @@ class ClaudeMapper implements Mapper {
       const text = resultText(b.content);
       const failed = b.is_error === true;
       const at = { thread_id: tool.thread, turn_id: tool.turn, item_id: id };
-      if (text !== '') out.push({ type: 'tool_output_delta', ...at, delta: text });
-      out.push({ type: 'tool_completed', ...at, name: tool.name, status: failed ? 'failed' : 'completed', error: failed ? text : '' });
+      out.push(...toolEnded(at, tool.name, text, failed ? 'failed' : 'completed', failed ? text : ''));
       if (!failed) this.afterTool(tool, at, obj(o.tool_use_result), out);
     }
   }
 
   /** file_changed for a file tool, todo_updated for TodoWrite, after a successful call. */
-  private afterTool(tool: OpenTool, at: Obj, structured: Obj | undefined, out: ImportedEvent[]): void {
+  private afterTool(tool: OpenTool, at: ItemIds, structured: Obj | undefined, out: ImportedEvent[]): void {
     const claudeName = tool.claudeName;
     if (FILE_TOOLS.has(claudeName)) {
       const path = str(structured?.filePath) || str(tool.input.file_path) || str(tool.input.notebook_path);
       if (path === '') return;
-      const event: ImportedEvent = { type: 'file_changed', ...at, tool_name: claudeName, path };
       // FileWriteOutput.type: create | update; wuu's write actions are create | overwrite, edits are edit.
-      if (claudeName === 'Write') {
-        if (structured?.type === 'create') event.action = 'create';
-        else if (structured?.type === 'update') event.action = 'overwrite';
-      } else event.action = 'edit';
-      out.push(event);
+      const action = claudeName !== 'Write' ? 'edit' : WRITE_ACTIONS.get(str(structured?.type));
+      out.push(fileChanged(at, claudeName, path, action));
     } else if (claudeName === 'TodoWrite' && Array.isArray(tool.input.todos)) {
       // TodoWriteInput.todos: {content, status, activeForm}; wuu's todo has content and status.
       const todos = tool.input.todos.map((t) => ({ content: str(obj(t)?.content), status: str(obj(t)?.status) }));
@@ -482,7 +479,7 @@ class ClaudeMapper implements Mapper {
       if (typeof o.summary === 'string') extra.result = o.summary;
       if (typeof o.output_file === 'string' && o.output_file !== '') extra.result_path = o.output_file;
     }
-    agent.status = TASK_STATUS[status] ?? status;
+    agent.status = TASK_STATUS.get(status) ?? status;
     if (TERMINAL.has(agent.status)) this.closeTools(agent.id, out);
     out.push(this.subagent(TERMINAL.has(agent.status) ? 'subagent_completed' : 'subagent_updated', agent, extra));
   }

@@ -18,8 +18,10 @@
  * reasoning is dropped (wuu never forwards it); non-fatal warning items
  * (`item.type` `error`) have no wuu counterpart.
  */
+import type { Tokens } from '../events.js';
 import { goJson, struct } from './encode.js';
 import type { ImportedEvent, Mapper } from './mapper.js';
+import { fileChanged, toolEnded, toolStarted } from './tool-events.js';
 
 type Obj = Record<string, unknown>;
 
@@ -47,7 +49,7 @@ function totalsOf(usage: Obj): Totals {
  * difference, with cached reads (and cache writes, while they fit inside the
  * input as OpenAI counts them) taken out of the input.
  */
-export function turnUsage(before: Totals, after: Totals): { input_tokens: number; cache_read_tokens: number; cache_creation_tokens: number; output_tokens: number } {
+export function turnUsage(before: Totals, after: Totals): Tokens {
   // A total lower than the last one is a new count (another process's thread): take it whole.
   const base = after.input < before.input || after.output < before.output || after.cached < before.cached || after.cacheWrite < before.cacheWrite ? ZERO : before;
   const input = after.input - base.input;
@@ -58,17 +60,21 @@ export function turnUsage(before: Totals, after: Totals): { input_tokens: number
 }
 
 /** wuu's file_changed action for a Codex `PatchChangeKind`. */
-const ACTIONS: Readonly<Record<string, string>> = { add: 'create', update: 'edit', delete: 'delete' };
+const ACTIONS: ReadonlyMap<string, string> = new Map([
+  ['add', 'create'],
+  ['update', 'edit'],
+  ['delete', 'delete'],
+]);
 
 /** wuu sub-agent statuses for Codex's `CollabAgentStatus` (not_found carries nothing: skipped). */
-const AGENT_STATUS: Readonly<Record<string, string>> = {
-  pending_init: 'pending',
-  running: 'running',
-  completed: 'completed',
-  errored: 'failed',
-  interrupted: 'cancelled',
-  shutdown: 'cancelled',
-};
+const AGENT_STATUS: ReadonlyMap<string, string> = new Map([
+  ['pending_init', 'pending'],
+  ['running', 'running'],
+  ['completed', 'completed'],
+  ['errored', 'failed'],
+  ['interrupted', 'cancelled'],
+  ['shutdown', 'cancelled'],
+]);
 const AGENT_TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /**
@@ -139,200 +145,256 @@ interface Turn {
   lastPlan: string | undefined;
 }
 
-/** Creates the Codex mapper for one stream. */
-export function createCodexMapper(): Mapper {
-  let configured = false;
-  let thread = '';
+/**
+ * Where the stream is: its thread and open turn. The parts of the mapping
+ * below share one, so every event they write names the same ids.
+ */
+class Position {
+  thread = '';
+  turn: Turn | undefined;
+
+  ids(): { thread_id: string; turn_id: string } {
+    return { thread_id: this.thread, turn_id: this.turn?.id ?? '' };
+  }
+}
+
+/**
+ * `thread.started` and `turn.*`: the session, the turns with their usage
+ * (from the thread's running totals), and the run's end, which Codex only
+ * implies by its last turn.
+ */
+class CodexTurns {
+  private configured = false;
   /** Running totals per thread seen in this stream (a resumed thread continues its count). */
-  const totals = new Map<string, Totals>();
-  const turnCounts = new Map<string, number>();
-  let turn: Turn | undefined;
+  private readonly totals = new Map<string, Totals>();
+  private readonly turnCounts = new Map<string, number>();
   /** The last turn's end, for the synthesized result. */
-  let ended: { turnId: string; status: 'completed' | 'failed'; message: string; error: string } | undefined;
-  /** A top-level `error` held until the next line tells a retry notice from the fatal error. */
-  let heldError: string | undefined;
-  /** Sub-agents already reported, and whether they ended (for started/updated/completed). */
-  const agents = new Map<string, boolean>();
+  private ended: { turnId: string; status: 'completed' | 'failed'; message: string; error: string } | undefined;
 
-  const ids = () => ({ thread_id: thread, turn_id: turn?.id ?? '' });
+  constructor(private readonly at: Position) {}
 
-  const flushError = (out: ImportedEvent[], fatal: boolean): void => {
-    if (heldError === undefined) return;
-    out.push({ type: 'error', ...ids(), run_id: '', error: heldError, retrying: !fatal });
-    heldError = undefined;
-  };
-
-  const threadStarted = (line: Obj, out: ImportedEvent[]): void => {
+  threadStarted(line: Obj, out: ImportedEvent[]): void {
     const id = str(line.thread_id);
-    if (!configured) {
-      configured = true;
+    if (!this.configured) {
+      this.configured = true;
       // Codex's stream names no model, provider, directory or permissions (they are only in its rollout file).
       out.push({ type: 'session_configured', protocol_version: '', provider: '', model: '', effort: '', variant: '', max_parallel: 0, workspace_root: '', permissions: struct({}), source: { producer: 'codex' } });
     }
-    if (turn !== undefined) {
+    if (this.at.turn !== undefined) {
       // The previous process ended inside a turn (Codex writes nothing on an interrupt).
-      out.push({ type: 'turn_interrupted', ...ids(), reason: 'interrupted' });
-      turn = undefined;
+      out.push({ type: 'turn_interrupted', ...this.at.ids(), reason: 'interrupted' });
+      this.at.turn = undefined;
     }
     // `codex exec resume` prints thread.started again with the same id.
-    const resumed = totals.has(id);
-    thread = id;
-    if (!resumed) totals.set(id, ZERO);
-    ended = undefined;
+    const resumed = this.totals.has(id);
+    this.at.thread = id;
+    if (!resumed) this.totals.set(id, ZERO);
+    this.ended = undefined;
     out.push({ type: resumed ? 'thread_resumed' : 'thread_started', thread_id: id, model: '', provider: '', cwd: '' });
-  };
+  }
 
-  const turnStarted = (out: ImportedEvent[]): void => {
-    if (turn !== undefined) out.push({ type: 'turn_interrupted', ...ids(), reason: 'interrupted' });
-    const n = (turnCounts.get(thread) ?? 0) + 1;
-    turnCounts.set(thread, n);
-    turn = { id: `${thread}-turn-${String(n).padStart(4, '0')}`, open: new Map(), lastMessage: undefined, lastPlan: undefined };
-    ended = undefined;
-    out.push({ type: 'turn_started', ...ids() });
-  };
+  turnStarted(out: ImportedEvent[]): void {
+    const at = this.at;
+    if (at.turn !== undefined) out.push({ type: 'turn_interrupted', ...at.ids(), reason: 'interrupted' });
+    const n = (this.turnCounts.get(at.thread) ?? 0) + 1;
+    this.turnCounts.set(at.thread, n);
+    at.turn = { id: `${at.thread}-turn-${String(n).padStart(4, '0')}`, open: new Map(), lastMessage: undefined, lastPlan: undefined };
+    this.ended = undefined;
+    out.push({ type: 'turn_started', ...at.ids() });
+  }
 
-  const turnCompleted = (line: Obj, out: ImportedEvent[]): void => {
-    const current = turn;
+  turnCompleted(line: Obj, out: ImportedEvent[]): void {
+    const at = this.at;
+    const current = at.turn;
     const after = totalsOf(obj(line.usage));
-    const usage = turnUsage(totals.get(thread) ?? ZERO, after);
-    totals.set(thread, after);
+    const usage = turnUsage(this.totals.get(at.thread) ?? ZERO, after);
+    this.totals.set(at.thread, after);
     const message = current?.lastMessage ?? current?.lastPlan;
     if (current !== undefined) {
-      if (message !== undefined) out.push({ type: 'agent_message_final', ...ids(), message });
-      out.push({ type: 'usage_updated', ...ids(), ...usage });
-      out.push({ type: 'turn_completed', ...ids(), input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, trace_path: '', awaiting_auto_continuation: false });
+      if (message !== undefined) out.push({ type: 'agent_message_final', ...at.ids(), message });
+      out.push({ type: 'usage_updated', ...at.ids(), ...usage });
+      out.push({ type: 'turn_completed', ...at.ids(), input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, trace_path: '', awaiting_auto_continuation: false });
     }
-    ended = { turnId: current?.id ?? '', status: 'completed', message: message ?? '', error: '' };
-    turn = undefined;
-  };
+    this.ended = { turnId: current?.id ?? '', status: 'completed', message: message ?? '', error: '' };
+    at.turn = undefined;
+  }
 
-  const turnFailed = (line: Obj, out: ImportedEvent[]): void => {
+  turnFailed(line: Obj, out: ImportedEvent[]): void {
+    const at = this.at;
     const error = str(obj(line.error).message);
-    if (turn !== undefined) out.push({ type: 'turn_failed', ...ids(), error });
-    ended = { turnId: turn?.id ?? '', status: 'failed', message: '', error };
-    turn = undefined;
-  };
+    if (at.turn !== undefined) out.push({ type: 'turn_failed', ...at.ids(), error });
+    this.ended = { turnId: at.turn?.id ?? '', status: 'failed', message: '', error };
+    at.turn = undefined;
+  }
 
-  const subagents = (item: Obj, out: ImportedEvent[]): void => {
-    const states = obj(item.agents_states);
-    const tool = str(item.tool);
-    for (const id of list(item.receiver_thread_ids).map(str)) {
-      if (id === '') continue;
-      const state = obj(states[id]);
-      const status = AGENT_STATUS[str(state.status)];
-      if (status === undefined) continue;
-      const done = agents.get(id);
-      // A close after the agent finished says nothing new.
-      if (done === true && tool === 'close_agent') continue;
-      const terminal = AGENT_TERMINAL.has(status);
-      const type = terminal ? 'subagent_completed' : done === undefined ? 'subagent_started' : 'subagent_updated';
-      agents.set(id, terminal || done === true);
-      const event: ImportedEvent = { type, thread_id: thread, agent_id: id, agent_type: '', status };
-      if (tool === 'spawn_agent' && typeof item.prompt === 'string') event.description = item.prompt;
-      const message = state.message;
-      if (typeof message === 'string') event[status === 'failed' ? 'error' : 'result'] = message;
-      out.push(event);
-    }
-  };
+  /** The run's result at the end of the stream: none after a turn that never ended (as a killed run). */
+  result(out: ImportedEvent[]): void {
+    const ended = this.ended;
+    if (ended === undefined || this.at.turn !== undefined) return;
+    const result: ImportedEvent = { type: 'result', status: ended.status, thread_id: this.at.thread, turn_id: ended.turnId, run_id: '', final_message: ended.message, trace_path: '' };
+    if (ended.error !== '') result.error = ended.error;
+    out.push(result);
+  }
+}
 
-  const itemStarted = (item: Obj, out: ImportedEvent[]): void => {
+/**
+ * `item.*` inside a turn: tool calls (with the file changes and sub-agents
+ * they report), agent messages, plans and todo lists.
+ */
+class CodexItems {
+  /** Sub-agents already reported, and whether they ended (for started/updated/completed). */
+  private readonly agents = new Map<string, boolean>();
+
+  constructor(private readonly at: Position) {}
+
+  started(item: Obj, out: ImportedEvent[]): void {
     const call = toolCall(item);
+    const turn = this.at.turn;
     if (call === undefined || turn === undefined) return;
-    const itemId = `${turn.id}-${str(item.id)}`;
-    if (turn.open.has(str(item.id))) return;
-    turn.open.set(str(item.id), itemId);
-    out.push({ type: 'tool_started', ...ids(), item_id: itemId, name: call.name, arguments: call.args });
-  };
+    const codexId = str(item.id);
+    if (turn.open.has(codexId)) return;
+    const itemId = `${turn.id}-${codexId}`;
+    turn.open.set(codexId, itemId);
+    out.push(toolStarted({ ...this.at.ids(), item_id: itemId }, call.name, call.args));
+  }
 
-  const toolCompleted = (item: Obj, out: ImportedEvent[]): void => {
-    const call = toolCall(item)!;
-    const current = turn!;
-    let itemId = current.open.get(str(item.id));
-    if (itemId === undefined) {
-      // Completed without a start (Codex reconciles unfinished items at turn end): start it now.
-      itemId = `${current.id}-${str(item.id)}`;
-      out.push({ type: 'tool_started', ...ids(), item_id: itemId, name: call.name, arguments: call.args });
-    }
-    current.open.delete(str(item.id));
-    const output = toolOutput(item);
-    if (output !== '') out.push({ type: 'tool_output_delta', ...ids(), item_id: itemId, delta: output });
-    const end = toolEnd(item);
-    out.push({ type: 'tool_completed', ...ids(), item_id: itemId, name: call.name, status: end.status, error: end.error });
-    if (item.type === 'file_change' && end.status === 'completed') {
-      for (const change of list(item.changes).map(obj)) {
-        const event: ImportedEvent = { type: 'file_changed', ...ids(), item_id: itemId, tool_name: 'apply_patch', path: str(change.path) };
-        const action = ACTIONS[str(change.kind)];
-        if (action !== undefined) event.action = action;
-        out.push(event);
-      }
-    }
-    if (item.type === 'collab_tool_call') subagents(item, out);
-  };
+  updated(item: Obj, out: ImportedEvent[]): void {
+    if (item.type === 'todo_list') this.todo(item, out);
+    else this.started(item, out);
+  }
 
-  const todo = (item: Obj, out: ImportedEvent[]): void => {
-    if (turn === undefined) return;
-    const todos = list(item.items).map((t) => struct({ content: str(obj(t).text), status: obj(t).completed === true ? 'completed' : 'pending' }));
-    out.push({ type: 'todo_updated', ...ids(), todo: struct({ todos }) });
-  };
-
-  const itemCompleted = (item: Obj, out: ImportedEvent[]): void => {
+  completed(item: Obj, out: ImportedEvent[]): void {
+    const turn = this.at.turn;
     switch (item.type) {
       case 'agent_message':
         if (turn === undefined) return;
         // Codex streams no text in --json: the whole message is the one delta.
         turn.lastMessage = str(item.text);
-        out.push({ type: 'agent_message_delta', ...ids(), delta: turn.lastMessage });
+        out.push({ type: 'agent_message_delta', ...this.at.ids(), delta: turn.lastMessage });
         return;
       case 'plan':
         if (turn !== undefined) turn.lastPlan = str(item.text);
         return;
       case 'todo_list':
-        todo(item, out);
+        this.todo(item, out);
         return;
-      default:
-        if (toolCall(item) !== undefined && turn !== undefined) toolCompleted(item, out);
+      default: {
+        const call = toolCall(item);
+        if (call !== undefined && turn !== undefined) this.toolCompleted(item, call, turn, out);
+      }
     }
-  };
+  }
 
+  private toolCompleted(item: Obj, call: { name: string; args: string }, turn: Turn, out: ImportedEvent[]): void {
+    const codexId = str(item.id);
+    let itemId = turn.open.get(codexId);
+    if (itemId === undefined) {
+      // Completed without a start (Codex reconciles unfinished items at turn end): start it now.
+      itemId = `${turn.id}-${codexId}`;
+      out.push(toolStarted({ ...this.at.ids(), item_id: itemId }, call.name, call.args));
+    }
+    turn.open.delete(codexId);
+    const at = { ...this.at.ids(), item_id: itemId };
+    const end = toolEnd(item);
+    out.push(...toolEnded(at, call.name, toolOutput(item), end.status, end.error));
+    if (item.type === 'file_change' && end.status === 'completed') {
+      for (const change of list(item.changes).map(obj)) out.push(fileChanged(at, 'apply_patch', str(change.path), ACTIONS.get(str(change.kind))));
+    }
+    if (item.type === 'collab_tool_call') this.subagents(item, out);
+  }
+
+  private todo(item: Obj, out: ImportedEvent[]): void {
+    if (this.at.turn === undefined) return;
+    const todos = list(item.items).map((t) => struct({ content: str(obj(t).text), status: obj(t).completed === true ? 'completed' : 'pending' }));
+    out.push({ type: 'todo_updated', ...this.at.ids(), todo: struct({ todos }) });
+  }
+
+  /** subagent_* events for the agents a collab tool call reports on. */
+  private subagents(item: Obj, out: ImportedEvent[]): void {
+    const states = obj(item.agents_states);
+    const tool = str(item.tool);
+    for (const id of list(item.receiver_thread_ids).map(str)) {
+      if (id === '') continue;
+      const state = obj(states[id]);
+      const status = AGENT_STATUS.get(str(state.status));
+      if (status === undefined) continue;
+      const done = this.agents.get(id);
+      // A close after the agent finished says nothing new.
+      if (done === true && tool === 'close_agent') continue;
+      const terminal = AGENT_TERMINAL.has(status);
+      const type = terminal ? 'subagent_completed' : done === undefined ? 'subagent_started' : 'subagent_updated';
+      this.agents.set(id, terminal || done === true);
+      const event: ImportedEvent = { type, thread_id: this.at.thread, agent_id: id, agent_type: '', status };
+      if (tool === 'spawn_agent' && typeof item.prompt === 'string') event.description = item.prompt;
+      const message = state.message;
+      if (typeof message === 'string') event[status === 'failed' ? 'error' : 'result'] = message;
+      out.push(event);
+    }
+  }
+}
+
+/**
+ * Top-level `error` lines. Retry notices and the fatal error share this
+ * type. Codex words a retry "Reconnecting... n/m (...)": written at once.
+ * Any other error waits for the next line, which tells (turn.failed follows
+ * the fatal one; nothing after it at all is fatal too).
+ */
+class CodexErrors {
+  private held: string | undefined;
+
+  constructor(private readonly at: Position) {}
+
+  error(line: Obj, out: ImportedEvent[]): void {
+    this.flush(out, false);
+    const message = str(line.message);
+    if (RETRY.test(message)) out.push({ type: 'error', ...this.at.ids(), run_id: '', error: message, retrying: true });
+    else this.held = message;
+  }
+
+  flush(out: ImportedEvent[], fatal: boolean): void {
+    if (this.held === undefined) return;
+    out.push({ type: 'error', ...this.at.ids(), run_id: '', error: this.held, retrying: !fatal });
+    this.held = undefined;
+  }
+}
+
+/** Creates the Codex mapper for one stream. */
+export function createCodexMapper(): Mapper {
+  const at = new Position();
+  const turns = new CodexTurns(at);
+  const items = new CodexItems(at);
+  const errors = new CodexErrors(at);
   return {
     producer: 'codex',
     line(line) {
       const out: ImportedEvent[] = [];
-      const type = line.type;
-      if (type === 'error') {
-        // Retry notices and the fatal error share this type. Codex words a retry
-        // "Reconnecting... n/m (...)": written at once. Any other error waits for
-        // the next line, which tells (turn.failed follows the fatal one).
-        flushError(out, false);
-        const message = str(line.message);
-        if (RETRY.test(message)) out.push({ type: 'error', ...ids(), run_id: '', error: message, retrying: true });
-        else heldError = message;
+      if (line.type === 'error') {
+        errors.error(line, out);
         return out;
       }
-      flushError(out, type === 'turn.failed');
+      errors.flush(out, line.type === 'turn.failed');
       const item = obj(line.item);
-      switch (type) {
+      switch (line.type) {
         case 'thread.started':
-          threadStarted(line, out);
+          turns.threadStarted(line, out);
           break;
         case 'turn.started':
-          turnStarted(out);
+          turns.turnStarted(out);
           break;
         case 'turn.completed':
-          turnCompleted(line, out);
+          turns.turnCompleted(line, out);
           break;
         case 'turn.failed':
-          turnFailed(line, out);
+          turns.turnFailed(line, out);
           break;
         case 'item.started':
-          itemStarted(item, out);
+          items.started(item, out);
           break;
         case 'item.updated':
-          if (item.type === 'todo_list') todo(item, out);
-          else itemStarted(item, out);
+          items.updated(item, out);
           break;
         case 'item.completed':
-          itemCompleted(item, out);
+          items.completed(item, out);
           break;
         default:
           break;
@@ -342,13 +404,8 @@ export function createCodexMapper(): Mapper {
     end() {
       const out: ImportedEvent[] = [];
       // An error with nothing after it: the last word of the stream, fatal.
-      flushError(out, true);
-      // No result after a turn that never ended: Codex wrote nothing, as a killed run.
-      if (ended !== undefined && turn === undefined) {
-        const result: ImportedEvent = { type: 'result', status: ended.status, thread_id: thread, turn_id: ended.turnId, run_id: '', final_message: ended.message, trace_path: '' };
-        if (ended.error !== '') result.error = ended.error;
-        out.push(result);
-      }
+      errors.flush(out, true);
+      turns.result(out);
       return out;
     },
   };

@@ -35,7 +35,9 @@
  * Each event carries the producer's `timestamp` (an extra field wuu-usage
  * reads for dates) and nothing else that is not in the stream.
  */
+import type { Tokens } from '../events.js';
 import type { ImportedEvent, Mapper } from './mapper.js';
+import { fileChanged, toolEnded, toolStarted } from './tool-events.js';
 
 type Obj = Record<string, unknown>;
 
@@ -59,8 +61,6 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
 
-/** A usage_updated snapshot's counters. */
-type Usage = Record<'input_tokens' | 'output_tokens' | 'cache_creation_tokens' | 'cache_read_tokens', number>;
 
 /** A tool call between its `tool_use` and its `tool_result`. */
 interface OpenTool {
@@ -133,10 +133,16 @@ class GeminiMapping implements Mapper {
 
   /** An event with the line's timestamp (when it has one). */
   private ev(type: string, fields: Obj): ImportedEvent {
-    return { type, ...fields, ...(this.stamp !== undefined ? { timestamp: this.stamp } : {}) };
+    return this.stamped({ type, ...fields });
   }
 
-  private ids(): Obj {
+  /** The event with the line's timestamp added (when it has one). */
+  private stamped(event: ImportedEvent): ImportedEvent {
+    if (this.stamp !== undefined) event.timestamp = this.stamp;
+    return event;
+  }
+
+  private ids(): { thread_id: string; turn_id: string } {
     return { thread_id: this.thread, turn_id: this.turn };
   }
 
@@ -197,7 +203,8 @@ class GeminiMapping implements Mapper {
     if (this.open.has(id)) return; // the same call announced twice: one start
     const item = this.itemId(id);
     this.open.set(id, { item, name, parameters });
-    out.push(this.ev('tool_started', { ...this.ids(), item_id: item, ...toolNameArgs(name, parameters) }));
+    const tool = toolNameArgs(name, parameters);
+    out.push(this.stamped(toolStarted({ ...this.ids(), item_id: item }, tool.name, tool.arguments)));
     if (name === AGENT_TOOL) {
       const agent = { thread_id: this.thread, agent_id: item, agent_type: str(parameters.agent_name) };
       out.push(this.ev('subagent_started', { ...agent, status: 'running', description: str(parameters.prompt) }));
@@ -221,16 +228,15 @@ class GeminiMapping implements Mapper {
       // A result whose tool_use is not in this stream (a stream cut at the front), or a second
       // result of one call: start it bare.
       call = { item: this.itemId(id), name: '', parameters: {} };
-      out.push(this.ev('tool_started', { ...this.ids(), item_id: call.item, name: '', arguments: '' }));
+      out.push(this.stamped(toolStarted({ ...this.ids(), item_id: call.item }, '', '')));
     }
     this.open.delete(id);
     const item = call.item;
     const ok = line.status === OK;
     const output = str(line.output);
     const error = ok ? '' : str(obj(line.error)?.message) || output;
-    if (output !== '') out.push(this.ev('tool_output_delta', { ...this.ids(), item_id: item, delta: output }));
     const { name } = toolNameArgs(call.name, call.parameters);
-    out.push(this.ev('tool_completed', { ...this.ids(), item_id: item, name, status: ok ? 'completed' : 'failed', error }));
+    for (const event of toolEnded({ ...this.ids(), item_id: item }, name, output, ok ? 'completed' : 'failed', error)) out.push(this.stamped(event));
     if (ok) this.afterSuccess(out, item, call);
     if (call.name === AGENT_TOOL) {
       out.push(
@@ -251,8 +257,7 @@ class GeminiMapping implements Mapper {
   private afterSuccess(out: ImportedEvent[], id: string, call: OpenTool): void {
     const path = str(call.parameters.file_path);
     if (FILE_TOOLS.has(call.name) && path !== '') {
-      const action = FILE_TOOLS.get(call.name);
-      out.push(this.ev('file_changed', { ...this.ids(), item_id: id, tool_name: call.name, path, ...(action !== undefined ? { action } : {}) }));
+      out.push(this.stamped(fileChanged({ ...this.ids(), item_id: id }, call.name, path, FILE_TOOLS.get(call.name))));
     } else if (call.name === TODO_TOOL && Array.isArray(call.parameters.todos)) {
       const todos = call.parameters.todos.map((t: unknown) => ({ content: str(obj(t)?.description), status: str(obj(t)?.status) }));
       out.push(this.ev('todo_updated', { ...this.ids(), todo: { todos } }));
@@ -287,7 +292,7 @@ class GeminiMapping implements Mapper {
     this.open.clear();
   }
 
-  private endTurn(out: ImportedEvent[], ok: boolean, cancelled: boolean, message: string, usage: Usage | undefined): void {
+  private endTurn(out: ImportedEvent[], ok: boolean, cancelled: boolean, message: string, usage: Tokens | undefined): void {
     this.ensureTurn(out);
     const ids = this.ids();
     // A call the stream never finished (cancelled mid-tool): its result will not come.
@@ -315,7 +320,7 @@ function toolNameArgs(name: string, parameters: Obj): { name: string; arguments:
  * `input_tokens` there is the prompt including cached tokens, `input` the
  * part that was not cached. Undefined when the result has no usable stats.
  */
-function usageOf(stats: Obj | undefined): Usage | undefined {
+function usageOf(stats: Obj | undefined): Tokens | undefined {
   if (stats === undefined) return undefined;
   const prompt = count(stats.input_tokens);
   const cached = count(stats.cached) ?? 0;

@@ -4,9 +4,10 @@
  * and terminal duplicates happen; token fields are cumulative per agent, so
  * the last report is the agent's usage. Memory is capped.
  */
+import type { Tokens } from '../events.js';
 import { str } from './format.js';
 import type { SubagentView } from './renderer.js';
-import { addUsage, hasUsage, usageOf, zeroUsage, type Usage } from './token-usage.js';
+import { addUsage, hasUsage, usageOf, zeroUsage } from './token-usage.js';
 
 const MAX_AGENTS = 4096;
 
@@ -18,7 +19,7 @@ export class Agents {
   /** Last status of agents not yet completed. */
   private readonly open = new Map<string, string>();
   private readonly names = new Map<string, string>();
-  private readonly usage = new Map<string, Usage>();
+  private readonly usage = new Map<string, Tokens>();
   /** Terminal status of agents already shown as ended: a repeated end is not shown again. */
   private readonly ended = new Map<string, string>();
 
@@ -28,7 +29,7 @@ export class Agents {
   }
 
   /** Sum of the last report of every agent, and how many reported tokens. */
-  totals(): { usage: Usage; count: number } {
+  totals(): { usage: Tokens; count: number } {
     const usage = zeroUsage();
     for (const u of this.usage.values()) addUsage(usage, u);
     return { usage, count: this.usage.size };

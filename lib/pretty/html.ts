@@ -10,7 +10,8 @@ import { formatBytes, formatCount, plural } from './format.js';
 import { htmlEscape as h, htmlEscapeLine as h1 } from './escape.js';
 import { HTML_CSS } from './html-css.js';
 import { toolStatusLabel, type FileChangeView, type ItemView, type Renderer, type ResultView, type RunTotals, type SessionView, type SubagentView, type TodoView, type ToolEnd, type TurnEnd, type TurnView } from './renderer.js';
-import { cacheHit, hasUsage, promptTokens, type Usage } from './token-usage.js';
+import { cacheHitRatio, promptTokens, type Tokens } from '../events.js';
+import { hasUsage } from './token-usage.js';
 import type { TextWriter } from './writer.js';
 
 /** The page's policy: no script, no request of any kind; inline style and data: images only. */
@@ -305,9 +306,16 @@ export class HtmlRenderer implements Renderer {
 }
 
 /** Usage as a table in the producer's convention. */
-function usageTable(u: Usage, caption = 'Usage'): string {
-  const hit = cacheHit(u);
-  const cells = [formatCount(u.input), formatCount(u.cacheWrite), formatCount(u.cacheRead), formatCount(promptTokens(u)), formatCount(u.output), hit === undefined ? '–' : `${(hit * 100).toFixed(1)}%`];
+function usageTable(u: Tokens, caption = 'Usage'): string {
+  const hit = cacheHitRatio(u);
+  const cells = [
+    formatCount(u.input_tokens),
+    formatCount(u.cache_creation_tokens),
+    formatCount(u.cache_read_tokens),
+    formatCount(promptTokens(u)),
+    formatCount(u.output_tokens),
+    hit === null ? '–' : `${(hit * 100).toFixed(1)}%`,
+  ];
   return (
     `<table class="usage"><caption class="note">${h1(caption)}</caption><tr><th>uncached input</th><th>cache write</th><th>cache read</th><th>prompt</th><th>output</th><th>cache hit</th></tr>` +
     `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr></table>`

@@ -9,4 +9,4 @@ export { chooseFence, htmlEscape, mdEscape } from './escape.js';
 export { OutputFold, type Folded } from './fold.js';
 export { clip, formatCount } from './format.js';
 export { HTML_CSP } from './html.js';
-export { describeUsage, type Usage } from './token-usage.js';
+export { describeUsage } from './token-usage.js';

@@ -3,8 +3,8 @@
  * calls, subagents and the result, with raw (unescaped) data. Each renderer
  * (terminal, Markdown, HTML) makes the data safe for its medium itself.
  */
+import type { Tokens } from '../events.js';
 import type { Folded, OutputFold } from './fold.js';
-import type { Usage } from './token-usage.js';
 
 /** A turn of the main agent, or of a sub-agent's thread (`child`). */
 export interface TurnView {
@@ -44,7 +44,7 @@ export interface TurnEnd {
   how: TurnHow;
   /** The error or the interruption reason (raw, maybe multi-line). */
   detail: string;
-  usage: Usage | undefined;
+  usage: Tokens | undefined;
   autoContinues: boolean;
   /** Elapsed time by arrival (live mode only). */
   elapsedMs: number | undefined;
@@ -86,7 +86,7 @@ export interface SubagentView {
   description: string;
   ok: boolean;
   error: string;
-  usage: Usage | undefined;
+  usage: Tokens | undefined;
   result: string;
   resultPath: string;
 }
@@ -114,9 +114,9 @@ export interface FileChangeView {
 
 export interface RunTotals {
   turns: number;
-  usage: Usage;
+  usage: Tokens;
   /** Sum of the last report of each sub-agent (never added to `usage`). */
-  subagentUsage: Usage;
+  subagentUsage: Tokens;
   subagents: number;
 }
 

@@ -11,6 +11,7 @@
  * Memory is bounded: open turns, open items, remembered ids and agents are
  * capped, a message is held up to 1 MiB, an output as a fold.
  */
+import type { Tokens } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../threads.js';
 import { num, str } from './format.js';
@@ -20,7 +21,7 @@ import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import { FILE_RESULT_CAP, fileResultView, isFileTool } from './file-result.js';
 import { Agents, OK_STATUSES } from './agents.js';
 import type { ItemView, Renderer, RunTotals, TurnHow, TurnView } from './renderer.js';
-import { addUsage, usageOf, zeroUsage, type Usage } from './token-usage.js';
+import { addUsage, usageOf, zeroUsage } from './token-usage.js';
 import { keyValuesOf, sessionView, todoView } from './views.js';
 
 /** Options of the state. */
@@ -47,7 +48,7 @@ interface Turn extends TurnView {
   message: string;
   messageOverflow: boolean;
   messageLength: number;
-  usage: Usage | undefined;
+  usage: Tokens | undefined;
 }
 
 interface Item extends ItemView {
@@ -67,7 +68,7 @@ export class PrettyState {
   private runActive = false;
   private turnCount = 0;
   private turnsEnded = 0;
-  private totals: Usage = zeroUsage();
+  private totals: Tokens = zeroUsage();
   private lastMessage = '';
   private readonly turns = new Map<string, Turn>();
   private currentTurn: Turn | undefined;

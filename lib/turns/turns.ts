@@ -8,7 +8,7 @@
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
-import { FAMILIES, isWireType, TURN_END_TYPES, type WuuEvent } from '../events.js';
+import { cacheHitRatio, FAMILIES, isWireType, promptTokens, TURN_END_TYPES, type Tokens, type WuuEvent } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
 import { RootThreads, ROOT_THREAD_TYPES, turnKey } from '../threads.js';
@@ -143,17 +143,20 @@ function counter(event: WuuEvent, field: string): number {
 
 /** A usage_updated snapshot in the producer's convention (see {@link TurnUsage}). */
 export function usageOf(event: WuuEvent): TurnUsage {
-  const input = counter(event, 'input_tokens');
-  const write = counter(event, 'cache_creation_tokens');
-  const read = counter(event, 'cache_read_tokens');
-  const prompt = input + write + read;
-  return {
-    input_tokens: input,
-    cache_creation_tokens: write,
-    cache_read_tokens: read,
-    prompt_tokens: prompt,
+  const t: Tokens = {
+    input_tokens: counter(event, 'input_tokens'),
+    cache_creation_tokens: counter(event, 'cache_creation_tokens'),
+    cache_read_tokens: counter(event, 'cache_read_tokens'),
     output_tokens: counter(event, 'output_tokens'),
-    cache_hit: prompt > 0 ? read / prompt : null,
+  };
+  // Key order is the record's output order.
+  return {
+    input_tokens: t.input_tokens,
+    cache_creation_tokens: t.cache_creation_tokens,
+    cache_read_tokens: t.cache_read_tokens,
+    prompt_tokens: promptTokens(t),
+    output_tokens: t.output_tokens,
+    cache_hit: cacheHitRatio(t),
   };
 }
 

@@ -5,6 +5,7 @@
  * row (`--breakdown`), and totals. Every row and total is a sum of units, so
  * the totals of any grouping equal the ungrouped totals.
  */
+import { exactCacheHitRatio } from '../events.js';
 import { DATE_SOURCES, type Calendar } from './dates.js';
 import { unitKey } from './ledger.js';
 import type { Pricer } from './prices.js';
@@ -280,13 +281,7 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
   };
 }
 
-const MAX_SAFE = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1e9));
-
-/** Cache hit ratio of sums: cache read / prompt; null with no prompt. */
+/** Cache hit ratio of sums: cache read / prompt, truncated to 1e-9; null with no prompt. */
 export function cacheHit(s: Tokens): number | null {
-  const prompt = s.input_tokens + s.cache_creation_tokens + s.cache_read_tokens;
-  if (prompt === 0n) return null;
-  // Truncated to 1e-9, the same whatever the magnitudes (BigInt only when a double could not hold them).
-  if (prompt <= MAX_SAFE) return Math.floor((Number(s.cache_read_tokens) * 1e9) / Number(prompt)) / 1e9;
-  return Number((s.cache_read_tokens * 1_000_000_000n) / prompt) / 1e9;
+  return exactCacheHitRatio(s);
 }

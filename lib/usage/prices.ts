@@ -21,6 +21,7 @@
  * (`input` the uncached input), keyed by model or `provider/model`.
  */
 import { createRequire } from 'node:module';
+import { promptTokens } from '../events.js';
 import type { Tokens, UsageUnit } from './types.js';
 
 /** Rates in nano-dollars per million tokens (so rate x tokens is femto-dollars). */
@@ -105,7 +106,7 @@ export function parsePricing(text: string): Map<string, Rates> {
 
 /** The cost of tokens at plain rates, in femto-dollars. */
 export function costAtRates(t: Tokens, r: Rates): bigint {
-  const prompt = t.input_tokens + t.cache_creation_tokens + t.cache_read_tokens;
+  const prompt = promptTokens(t);
   return (
     t.input_tokens * rateFor(r.input, prompt) +
     t.cache_creation_tokens * rateFor(r.cache_write, prompt) +
@@ -133,7 +134,7 @@ type Route =
 /** The library's usage object for a turn: its input_tokens is the whole prompt. */
 export function libraryUsage(t: Tokens): { input_tokens: number; cache_write_tokens: number; cache_read_tokens: number; output_tokens: number } {
   return {
-    input_tokens: Number(t.input_tokens + t.cache_creation_tokens + t.cache_read_tokens),
+    input_tokens: Number(promptTokens(t)),
     cache_write_tokens: Number(t.cache_creation_tokens),
     cache_read_tokens: Number(t.cache_read_tokens),
     output_tokens: Number(t.output_tokens),

@@ -20,6 +20,7 @@
  *   root; a subagent_* names its agent's thread).
  * It holds small counters per open turn and agent, never events.
  */
+import { TOKEN_FIELDS } from '../events.js';
 import { RootThreads, turnKey } from '../threads.js';
 import { eventTime, sessionTime, type Dated } from './dates.js';
 import { readTokens } from './tokens.js';
@@ -76,7 +77,7 @@ export function describeTurn(thread: string, turn: string): string {
   return `turn ${quoted(turn)} (thread ${quoted(thread)})`;
 }
 
-const FIELDS = ['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'output_tokens'] as const;
+const FIELDS = TOKEN_FIELDS;
 
 /** The fields that went down from `before` to `after`, as `name a -> b`. */
 function decreases(before: Tokens, after: Tokens): string[] {

@@ -5,10 +5,11 @@
  * that is not a non-negative integer (negative, a string, a fraction, 1e400,
  * null) is odd: the event is reported and not counted.
  */
+import { TOKEN_FIELDS } from '../events.js';
 import type { Tokens } from './types.js';
 
 /** Token fields as the stream names them, in the order they are checked. */
-const FIELDS = ['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'output_tokens'] as const;
+const FIELDS = TOKEN_FIELDS;
 
 /** Why a value is not a token count, or undefined when it is one. */
 function oddness(value: unknown): string | undefined {

@@ -4,20 +4,13 @@
  * the main agent and per subagent, and the options of the report.
  */
 
-/** Token counts in the producer's convention: `input_tokens` EXCLUDES cached tokens. */
-export interface Tokens {
-  /** Uncached prompt tokens. */
-  input_tokens: bigint;
-  /** Prompt tokens written to the cache. */
-  cache_creation_tokens: bigint;
-  /** Prompt tokens read from the cache. */
-  cache_read_tokens: bigint;
-  output_tokens: bigint;
-}
+/** Exact token counts in the producer's convention (lib/events.ts): `input_tokens` EXCLUDES cached tokens. */
+export type Tokens = EventTokens<bigint>;
 
 /** The token fields, in output order. */
-export const TOKEN_FIELDS = ['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'output_tokens'] as const;
+export { TOKEN_FIELDS } from '../events.js';
 
+import { promptTokens, type Tokens as EventTokens } from '../events.js';
 import type { DateSource } from './dates.js';
 
 /** What identifies and locates a unit; shared by turns and subagents. */
@@ -109,5 +102,5 @@ export function zeroTokens(): Tokens {
 
 /** The prompt a turn sent: uncached input + cache write + cache read. */
 export function promptOf(t: Tokens): bigint {
-  return t.input_tokens + t.cache_creation_tokens + t.cache_read_tokens;
+  return promptTokens(t);
 }
