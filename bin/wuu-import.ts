@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createImport, FROM_VALUES, KNOWN_PRODUCERS, type From } from '../lib/import/index.js';
+import { createImport, FROM_VALUES, isFrom, KNOWN_PRODUCERS } from '../lib/import/index.js';
 import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
@@ -31,10 +31,10 @@ Examples:
   },
   create({ flags, warn }) {
     const from = flags.string('from') ?? 'auto';
-    if (!(FROM_VALUES as readonly string[]).includes(from)) {
+    if (!isFrom(from)) {
       throw new UsageError(`--from must be one of ${FROM_VALUES.join(', ')} (got '${from}')`);
     }
-    return { core: createImport({ from: from as From, warn }) };
+    return { core: createImport({ from, warn }) };
   },
 };
 

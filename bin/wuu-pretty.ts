@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
-import { colorEnabled, createPretty, type ColorMode } from '../lib/pretty/index.js';
+import { colorEnabled, createPretty } from '../lib/pretty/index.js';
 import { runIfMain, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 /** Whether a path names a directory (its files each get a heading). */
@@ -111,7 +111,7 @@ Examples:
     const core = createPretty({
       markdown: flags.bool('markdown'),
       html: flags.bool('html'),
-      color: !document && colorEnabled(mode as ColorMode, stdoutIsTTY, env),
+      color: !document && colorEnabled(mode, stdoutIsTTY, env),
       width,
       full: flags.bool('full'),
       verbose: flags.bool('verbose'),

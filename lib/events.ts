@@ -361,14 +361,17 @@ export const FAMILIES: Readonly<Record<string, readonly string[]>> = Object.free
   result: ['result'],
 });
 
+/**
+ * True for a non-null, non-array object: what a JSON object parses to, its
+ * fields readable by name (each `unknown` until checked).
+ */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** True for a non-null, non-array object whose `type` is a string. */
 export function isEvent(value: unknown): value is WuuEvent {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    typeof (value as { type?: unknown }).type === 'string'
-  );
+  return isObject(value) && typeof value.type === 'string';
 }
 
 /** The interface of the known event whose `type` is T (CommandEvent for 'command_started', ...). */
@@ -391,9 +394,19 @@ export function isEventType<T extends KnownEvent['type']>(event: WuuEvent, type:
   return event.type === type;
 }
 
+/**
+ * An event's fields by name, for code that reads any event as untyped JSON
+ * (a foreign producer's line, a view of unknown fields). The one cast of an
+ * event: every event is a parsed JSON object, and the interfaces above lack
+ * the index signature only so that typed code cannot misspell a field.
+ */
+export function eventFields(event: WuuEvent): Readonly<Record<string, unknown>> {
+  return event as unknown as Readonly<Record<string, unknown>>;
+}
+
 /** An own field of an event, or undefined (never an inherited member such as `constructor`). */
 export function field(event: WuuEvent, key: string): unknown {
-  return Object.hasOwn(event, key) ? (event as unknown as Record<string, unknown>)[key] : undefined;
+  return Object.hasOwn(event, key) ? eventFields(event)[key] : undefined;
 }
 
 /** An own string field of an event; undefined when absent or not a string. */

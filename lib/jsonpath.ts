@@ -25,14 +25,16 @@ let library: typeof JSONPathFunction | undefined;
 function jsonPath(): typeof JSONPathFunction {
   if (library === undefined) {
     const require = createRequire(import.meta.url);
-    library = (require('jsonpath-plus') as { JSONPath: typeof JSONPathFunction }).JSONPath;
+    const exported: { JSONPath: typeof JSONPathFunction } = require('jsonpath-plus');
+    library = exported.JSONPath;
   }
   return library;
 }
 
 /** Returns every value `path` selects in `json` (never evaluates scripts). */
-export function selectAll(path: string, json: unknown): unknown[] {
-  return jsonPath()({ path, json: json as object, eval: false, wrap: true }) as unknown[];
+export function selectAll(path: string, json: object): unknown[] {
+  const found: unknown[] = jsonPath()({ path, json, eval: false, wrap: true });
+  return found;
 }
 
 /** A dot-notation member name: letters, digits, `_`, `-`, `$` and anything beyond ASCII. */
@@ -47,7 +49,7 @@ const ENTRY = /^(?:\*|-?\d*:-?\d*(?::-?\d*)?|-?\d+|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|
  * slices or quoted names (a union separated by commas).
  */
 export function parsePath(path: string): string[] {
-  const fail = (at: number, what: string): never => {
+  const fail: (at: number, what: string) => never = (at, what) => {
     throw new JsonPathError(`JSONPath '${path}': ${what} at position ${at}`);
   };
   if (!path.startsWith('$')) throw new JsonPathError(`JSONPath '${path}' must start with '$'`);
@@ -68,16 +70,16 @@ export function parsePath(path: string): string[] {
       if (descent && path[at] === '[') continue;
       const member = path[at] === '*' ? '*' : NAME.exec(path.slice(at))?.[0];
       if (member === undefined) fail(at, descent ? "a name, '*' or '[' expected after '..'" : "a name or '*' expected after '.'");
-      parts.push(member!);
-      at += member!.length;
+      parts.push(member);
+      at += member.length;
     } else if (rest.startsWith('[')) {
       at++;
       for (;;) {
         while (path[at] === ' ') at++;
         const entry = ENTRY.exec(path.slice(at))?.[0];
         if (entry === undefined) fail(at, "'*', an index, a slice or a quoted name expected in '[ ]'");
-        parts.push(entry!.startsWith("'") || entry!.startsWith('"') ? unquote(entry!) : entry!);
-        at += entry!.length;
+        parts.push(entry.startsWith("'") || entry.startsWith('"') ? unquote(entry) : entry);
+        at += entry.length;
         while (path[at] === ' ') at++;
         if (path[at] === ',') {
           at++;
@@ -109,8 +111,8 @@ export function checkPath(path: string): void {
 }
 
 /** Every location `path` selects, as arrays of keys from the root (for rewriting). */
-export function selectPointers(path: string, json: unknown): Array<Array<string | number>> {
+export function selectPointers(path: string, json: object): Array<Array<string | number>> {
   const JSONPath = jsonPath();
-  const found = JSONPath({ path, json: json as object, eval: false, wrap: true, resultType: 'path' }) as string[];
+  const found: string[] = JSONPath({ path, json, eval: false, wrap: true, resultType: 'path' });
   return found.map((p) => JSONPath.toPathArray(p).slice(1));
 }

@@ -15,7 +15,8 @@
 // The bytes of JSON's structure: " \ : { } [ ].
 const [QUOTE, BACKSLASH, COLON, LBRACE, RBRACE, LBRACKET, RBRACKET] = [0x22, 0x5c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d] as const;
 
-function isSpace(byte: number): boolean {
+/** JSON whitespace; a read past the end (undefined) is not. */
+function isSpace(byte: number | undefined): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
 }
 
@@ -34,7 +35,7 @@ function stringEnd(buf: Buffer, open: number, end: number): number {
 
 function nextNonSpace(buf: Buffer, from: number, end: number): number {
   let at = from;
-  while (at < end && isSpace(buf[at]!)) at++;
+  while (at < end && isSpace(buf[at])) at++;
   return at;
 }
 
@@ -109,7 +110,7 @@ function lastMember(line: Buffer, key: Buffer, start: number, end: number): stri
  */
 export function lastMemberOpen(line: Buffer, key: Buffer, start = 0, end = line.length, maxValueBytes = Infinity): number {
   let close = end - 1;
-  while (close > start && isSpace(line[close]!)) close--;
+  while (close > start && isSpace(line[close])) close--;
   if (line[close] !== RBRACE || line[close - 1] !== QUOTE) return -1;
   const valueClose = close - 1;
   let valueOpen = valueClose - 1;
@@ -180,9 +181,9 @@ function fullScan(line: Buffer, keyBytes: Buffer, start: number, end: number): s
  */
 export function looksLikeObject(line: Buffer, start = 0, end = line.length): boolean {
   let first = start;
-  while (first < end && isSpace(line[first]!)) first++;
+  while (first < end && isSpace(line[first])) first++;
   let last = end - 1;
-  while (last > first && isSpace(line[last]!)) last--;
+  while (last > first && isSpace(line[last])) last--;
   return last > first && line[first] === LBRACE && line[last] === RBRACE;
 }
 

@@ -18,24 +18,27 @@ export const WHERE_OPERATORS = ['==', '!=', '<=', '>=', '~=', '<', '>'] as const
 
 type Operator = (typeof WHERE_OPERATORS)[number];
 
-/** One parsed condition; {@link holds} evaluates it on an event. */
-export interface WhereCondition {
+interface WherePath {
   path: string;
-  operator?: Operator;
-  /** The value to compare with (a JSON value or a bare-word string). */
-  value?: unknown;
-  /** For `~=`: the compiled pattern. */
-  matches?: (text: string) => boolean;
   /** The path reads into the decoded `arguments`. */
   readsArguments: boolean;
 }
+
+/** One parsed condition; {@link holds} evaluates it on an event. */
+export type WhereCondition =
+  /** The path selects anything. */
+  | (WherePath & { operator?: undefined })
+  /** `~=`: the pattern (`value`) compiled. */
+  | (WherePath & { operator: '~='; value: string; matches: (text: string) => boolean })
+  /** A comparison with a JSON value or a bare-word string. */
+  | (WherePath & { operator: Exclude<Operator, '~='>; value: unknown });
 
 /** Where the operator starts: the first one outside brackets and quotes, or -1. */
 function operatorAt(expression: string): number {
   let depth = 0;
   let quote: string | undefined;
   for (let at = 0; at < expression.length; at++) {
-    const ch = expression[at]!;
+    const ch = expression.charAt(at);
     if (quote !== undefined) {
       if (ch === '\\') at++;
       else if (ch === quote) quote = undefined;
@@ -48,7 +51,8 @@ function operatorAt(expression: string): number {
 }
 
 function compilePattern(pattern: string): (text: string) => boolean {
-  const { RE2JS } = createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JSClass };
+  const re2js: { RE2JS: typeof RE2JSClass } = createRequire(import.meta.url)('re2js');
+  const { RE2JS } = re2js;
   try {
     const re = RE2JS.compile(pattern);
     return (text) => re.matcher(text).find();
@@ -84,28 +88,37 @@ export function parseWhere(expression: string): WhereCondition {
   return { path, operator, value, readsArguments };
 }
 
+/** Objects and arrays: their members read by key (each unknown until checked). */
+function isContainer(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** JSON equality: same type and value; objects whatever their key order (no recursion). */
 function jsonEquals(left: unknown, right: unknown): boolean {
   const stack: Array<[unknown, unknown]> = [[left, right]];
-  while (stack.length > 0) {
-    const [a, b] = stack.pop()!;
+  for (let pair = stack.pop(); pair !== undefined; pair = stack.pop()) {
+    const [a, b] = pair;
     if (a === b) continue;
-    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+    if (!isContainer(a) || !isContainer(b)) return false;
     if (Array.isArray(a) !== Array.isArray(b)) return false;
     const keys = Object.keys(a);
     if (keys.length !== Object.keys(b).length) return false;
     for (const key of keys) {
       if (!Object.hasOwn(b, key)) return false;
-      stack.push([(a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]]);
+      stack.push([a[key], b[key]]);
     }
   }
   return true;
 }
 
 function compares(operator: Operator, selected: unknown, value: unknown): boolean {
-  if (typeof selected !== typeof value || (typeof value !== 'number' && typeof value !== 'string')) return false;
-  const a = selected as number | string;
-  const b = value as number | string;
+  if (typeof selected === 'number' && typeof value === 'number') return ordered(operator, selected, value);
+  if (typeof selected === 'string' && typeof value === 'string') return ordered(operator, selected, value);
+  return false;
+}
+
+/** `a operator b` for two numbers or two strings. */
+function ordered(operator: Operator, a: number | string, b: number | string): boolean {
   switch (operator) {
     case '<':
       return a < b;
@@ -119,7 +132,7 @@ function compares(operator: Operator, selected: unknown, value: unknown): boolea
 }
 
 /** The event as a path sees it: with `arguments` decoded when the path reads into it. */
-function viewOf(condition: WhereCondition, event: WuuEvent): unknown {
+function viewOf(condition: WhereCondition, event: WuuEvent): object {
   const args = condition.readsArguments ? stringField(event, 'arguments') : undefined;
   if (args === undefined) return event;
   let decoded: unknown;
@@ -134,17 +147,20 @@ function viewOf(condition: WhereCondition, event: WuuEvent): unknown {
 /** Whether `condition` holds for `event`. */
 export function holds(condition: WhereCondition, event: WuuEvent): boolean {
   const selected = selectAll(condition.path, viewOf(condition, event));
-  const { operator, value, matches } = condition;
-  switch (operator) {
+  switch (condition.operator) {
     case undefined:
       return selected.length > 0;
     case '==':
-      return selected.some((found) => jsonEquals(found, value));
+      return selected.some((found) => jsonEquals(found, condition.value));
     case '!=':
-      return !selected.some((found) => jsonEquals(found, value));
-    case '~=':
-      return selected.some((found) => (typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean') && matches!(String(found)));
-    default:
+      return !selected.some((found) => jsonEquals(found, condition.value));
+    case '~=': {
+      const { matches } = condition;
+      return selected.some((found) => (typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean') && matches(String(found)));
+    }
+    default: {
+      const { operator, value } = condition;
       return selected.some((found) => compares(operator, found, value));
+    }
   }
 }

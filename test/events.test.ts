@@ -5,7 +5,7 @@
  * bigint sums.
  */
 import t from 'tap';
-import { cacheHitRatio, exactCacheHitRatio, promptTokens, TOKEN_FIELDS, WIRE_TOKEN_FIELDS, type Tokens } from '../lib/events.js';
+import { cacheHitRatio, eventFields, exactCacheHitRatio, field, isEvent, isObject, promptTokens, TOKEN_FIELDS, WIRE_TOKEN_FIELDS, type Tokens, type WuuEvent } from '../lib/events.js';
 import { usageOf as turnUsageOf } from '../lib/turns/turns.js';
 import { describeUsage, usageOf as prettyUsageOf } from '../lib/pretty/token-usage.js';
 
@@ -65,4 +65,21 @@ t.test('the tools read one event the same way', async (t) => {
   t.equal(cacheHitRatio(pretty), turn.cache_hit);
   t.equal(describeUsage(pretty), 'prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420');
   t.equal(describeUsage(prettyUsageOf({ input_tokens: 3000, output_tokens: 90 })), 'prompt 3,000 · output 90');
+});
+
+t.test('isObject: what a JSON object parses to, nothing else', async (t) => {
+  t.equal(isObject({}), true);
+  t.equal(isObject({ type: 'x' }), true);
+  for (const value of [null, undefined, [], [1], 'text', 1, true]) t.equal(isObject(value), false, JSON.stringify(value) ?? 'undefined');
+  t.equal(isEvent({ type: 'x' }), true);
+  t.equal(isEvent({ type: 1 }), false);
+  t.equal(isEvent(['type']), false);
+});
+
+t.test('eventFields and field read any event by name, own fields only', async (t) => {
+  const event: WuuEvent = JSON.parse('{"type":"tool_started","name":"bash","__proto__":{"x":1}}');
+  t.equal(eventFields(event).name, 'bash');
+  t.equal(field(event, 'name'), 'bash');
+  t.equal(field(event, 'constructor'), undefined, 'an inherited member is no field');
+  t.same(field(event, '__proto__'), { x: 1 }, 'a JSON key named __proto__ is an own field');
 });

@@ -12,6 +12,7 @@ import { spec as prettySpec } from '../bin/wuu-pretty.js';
 import { createPretty, pretty, type PrettyOptions } from '../lib/pretty/index.js';
 import { fileResultView, isFileTool } from '../lib/pretty/file-result.js';
 import { OutputFold } from '../lib/pretty/fold.js';
+import { dropOldest, first } from '../lib/pretty/format.js';
 import { parse } from '../lib/jsonl.js';
 import { makeRecord, type Output } from '../lib/jsonl.js';
 import type { WuuEvent } from '../lib/events.js';
@@ -200,4 +201,20 @@ t.test('-f on a file that does not exist yet says it is waiting', async (t) => {
   t.match(html.stdout, /<\/html>\n$/);
   const there = await runIn(prettySpec, ['-f', file], '', { followGraceMs: 100 });
   t.notMatch(there.stdout, /waiting/, 'an existing file: no notice');
+});
+
+t.test('bounded state helpers: first and dropOldest', async (t) => {
+  t.equal(first([]), undefined, 'nothing: undefined');
+  t.equal(first(new Set(['a', 'b'])), 'a', 'the oldest entry');
+  const map = new Map([
+    ['a', 1],
+    ['b', 2],
+    ['c', 3],
+  ]);
+  dropOldest(map, 4);
+  t.same([...map.keys()], ['a', 'b', 'c'], 'under the bound: kept');
+  dropOldest(map, 3);
+  t.same([...map.keys()], ['b', 'c'], 'at the bound: the oldest goes');
+  dropOldest(map, 1);
+  t.same([...map.keys()], [], 'down to fewer than the bound');
 });

@@ -43,7 +43,7 @@
  * output other than text, Bash options other than `command`, TodoWrite's
  * activeForm, the TaskCreate/TaskUpdate task list, command_* twins.
  */
-import { TOKEN_FIELDS as FIELDS, type Tokens } from '../events.js';
+import { isObject, TOKEN_FIELDS as FIELDS, type Tokens } from '../events.js';
 import type { ImportedEvent, Mapper } from './mapper.js';
 import { fileChanged, toolEnded, toolStarted, type ItemIds } from './tool-events.js';
 
@@ -52,7 +52,7 @@ type Obj = Record<string, unknown>;
 const zero = (): Tokens => ({ input_tokens: 0, output_tokens: 0, cache_creation_tokens: 0, cache_read_tokens: 0 });
 
 function obj(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 function str(value: unknown): string {
@@ -592,7 +592,7 @@ class ClaudeMapper implements Mapper {
     for (const f of FIELDS) rest[f] -= this.mainTotal[f];
     for (const agent of this.agents.values()) for (const f of FIELDS) rest[f] -= agent.meter.seen[f];
     for (const f of FIELDS) rest[f] = Math.max(0, rest[f]);
-    const single = this.agents.size === 1 ? (this.agents.values().next().value as Agent) : undefined;
+    const [single] = this.agents.size === 1 ? this.agents.values() : [];
     if (single !== undefined) add(single.meter.seen, rest);
     for (const agent of this.agents.values()) {
       const last = agent.reported;

@@ -18,7 +18,7 @@
  * reasoning is dropped (wuu never forwards it); non-fatal warning items
  * (`item.type` `error`) have no wuu counterpart.
  */
-import type { Tokens } from '../events.js';
+import { isObject, type Tokens } from '../events.js';
 import { goJson, struct } from './encode.js';
 import type { ImportedEvent, Mapper } from './mapper.js';
 import { fileChanged, toolEnded, toolStarted } from './tool-events.js';
@@ -27,7 +27,7 @@ type Obj = Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const obj = (v: unknown): Obj => (isObject(v) ? v : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Codex's running token totals (`Usage`): input includes cached, output includes reasoning. */

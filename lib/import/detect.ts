@@ -15,6 +15,11 @@ export type Producer = Mapper['producer'];
 export const FROM_VALUES = ['auto', 'claude', 'codex', 'gemini'] as const;
 export type From = (typeof FROM_VALUES)[number];
 
+/** Whether `value` is a `--from` value. */
+export function isFrom(value: string): value is From {
+  return FROM_VALUES.some((from) => from === value);
+}
+
 /** What one line says about its stream. */
 export type Detection =
   /** A `wuu exec --json` stream: passed through byte for byte. */

@@ -50,7 +50,13 @@ export function goString(s: string): string {
   return `"${s.replace(ESCAPE, escapeChar)}"`;
 }
 
-function scalar(value: unknown): string | undefined {
+/** Arrays, structs and maps: written member by member (any object's members read by name are `unknown`). */
+function isContainer(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Anything but a container. */
+function scalar(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goString(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
@@ -58,7 +64,6 @@ function scalar(value: unknown): string | undefined {
     if (!Number.isFinite(value)) throw new Error(`Go cannot encode ${value}`);
     return String(value);
   }
-  if (typeof value === 'object') return undefined;
   throw new Error(`cannot encode ${typeof value}`);
 }
 
@@ -71,30 +76,27 @@ interface Frame {
   close: string;
 }
 
-function open(value: object): Frame {
+function open(value: Readonly<Record<string, unknown>>): Frame {
   if (Array.isArray(value)) return { keys: undefined, values: value, next: 0, close: ']' };
   if (value instanceof GoStruct) {
     return { keys: value.fields.map((f) => f[0]), values: value.fields.map((f) => f[1]), next: 0, close: '}' };
   }
   const keys = sortedKeys(value);
-  const record = value as Record<string, unknown>;
-  return { keys, values: keys.map((k) => record[k]), next: 0, close: '}' };
+  return { keys, values: keys.map((k) => value[k]), next: 0, close: '}' };
 }
 
 /** Encodes one value (no newline). */
 export function goJson(value: unknown): string {
-  const first = scalar(value);
-  if (first !== undefined) return first;
+  if (!isContainer(value)) return scalar(value);
   const parts: string[] = [];
   const stack: Frame[] = [];
-  const enter = (v: object) => {
+  const enter = (v: Readonly<Record<string, unknown>>) => {
     const frame = open(v);
     parts.push(frame.close === ']' ? '[' : '{');
     stack.push(frame);
   };
-  enter(value as object);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
+  enter(value);
+  for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
     if (frame.next >= frame.values.length) {
       parts.push(frame.close);
       stack.pop();
@@ -102,11 +104,11 @@ export function goJson(value: unknown): string {
     }
     const i = frame.next++;
     if (i > 0) parts.push(',');
-    if (frame.keys !== undefined) parts.push(goString(frame.keys[i]!), ':');
+    const key = frame.keys?.[i];
+    if (key !== undefined) parts.push(goString(key), ':');
     const member = frame.values[i];
-    const text = scalar(member);
-    if (text !== undefined) parts.push(text);
-    else enter(member as object);
+    if (isContainer(member)) enter(member);
+    else parts.push(scalar(member));
   }
   return parts.join('');
 }

@@ -35,7 +35,7 @@
  * Each event carries the producer's `timestamp` (an extra field wuu-usage
  * reads for dates) and nothing else that is not in the stream.
  */
-import type { Tokens } from '../events.js';
+import { isObject, type Tokens } from '../events.js';
 import type { ImportedEvent, Mapper } from './mapper.js';
 import { fileChanged, toolEnded, toolStarted } from './tool-events.js';
 
@@ -58,7 +58,7 @@ const AGENT_TOOL = 'invoke_agent';
 const CANCELLED = 'FatalCancellationError';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
 
 

@@ -9,7 +9,8 @@
  * own detection and its own mapper, ended at the end of the file.
  */
 import type { Transform } from 'node:stream';
-import { coreStream, type Core, type Emit } from '../core.js';
+import { coreStream, type BadLine, type Core, type Emit } from '../core.js';
+import { eventFields, isObject } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
 import { createClaudeMapper } from './claude.js';
 import { createCodexMapper } from './codex.js';
@@ -69,102 +70,124 @@ function keep(rec: EventRecord): EventRecord {
 function detectRaw(raw: Buffer): Detection | undefined {
   try {
     const value: unknown = JSON.parse(raw.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? detectLine(value as Record<string, unknown>) : undefined;
+    return isObject(value) ? detectLine(value) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Creates the import core. */
-export function createImport(options: ImportOptions = {}): Core {
-  const from = options.from ?? 'auto';
-  const warn = options.warn ?? (() => {});
-  const mappers = options.mappers ?? MAPPERS;
-  let mode: Mode;
-  let status = 0;
+type Sniffing = Extract<Mode, { kind: 'sniffing' }>;
 
-  const fail = (message: string): void => {
-    warn(message);
-    status = IMPORT_EXIT_UNRECOGNISED;
-    mode = { kind: 'skipping' };
-  };
+/**
+ * One import: per input file, what the stream is (sniffed from its first
+ * lines unless `--from` says) and the mapper or pass-through it gets.
+ */
+class Importer {
+  private mode: Mode = { kind: 'sniffing', held: [], read: 0 };
+  /** 0, or IMPORT_EXIT_UNRECOGNISED once an input could not be converted. */
+  status = 0;
 
-  const startMapper = (producer: Producer, file: string): boolean => {
-    const make = mappers[producer];
+  constructor(
+    private readonly from: From,
+    private readonly warn: (message: string) => void,
+    private readonly mappers: Readonly<Partial<Record<Producer, () => Mapper>>>,
+  ) {}
+
+  push(rec: EventRecord, emit: Emit): void {
+    if (this.mode.kind === 'sniffing') this.sniff(this.mode, rec, emit);
+    else this.pass(rec, emit);
+  }
+
+  /** A bad line while sniffing still counts, and may name a format wuu-import does not convert. */
+  seeBadLine(bad: BadLine): boolean {
+    const mode = this.mode;
+    if (mode.kind === 'skipping') return true;
+    if (mode.kind !== 'sniffing' || this.from !== 'auto') return false;
+    mode.read++;
+    // A line without a string "type" can still name its format (session files, legacy Codex).
+    const found = bad.terminated ? detectRaw(bad.raw) : undefined;
+    if (found?.kind === 'unsupported') {
+      this.fail(`${bad.file}: this is ${found.what}, which wuu-import does not convert; ${found.hint}`);
+      return true;
+    }
+    if (mode.read < SNIFF_LINES) return false;
+    this.fail(unrecognisedMessage(bad.file, mode.read));
+    return true;
+  }
+
+  endsRun(type: string): boolean {
+    return this.mode.kind === 'mapping' && RUN_ENDS[this.mode.mapper.producer].has(type);
+  }
+
+  /** Only a wuu stream passes unparsed; everything else is read. */
+  needsParse(): boolean {
+    return this.mode.kind !== 'wuu' && this.mode.kind !== 'skipping';
+  }
+
+  endFile(file: string, emit: Emit): void {
+    const mode = this.mode;
+    if (mode.kind === 'sniffing' && mode.read > 0) this.fail(unrecognisedMessage(file, mode.read));
+    if (mode.kind === 'mapping') for (const event of mode.mapper.end()) emit(goLine(event));
+    this.mode = { kind: 'sniffing', held: [], read: 0 };
+  }
+
+  private fail(message: string): void {
+    this.warn(message);
+    this.status = IMPORT_EXIT_UNRECOGNISED;
+    this.mode = { kind: 'skipping' };
+  }
+
+  private startMapper(producer: Producer, file: string): boolean {
+    const make = this.mappers[producer];
     if (make === undefined) {
-      fail(`${file}: this looks like a ${PRODUCER_NAMES[producer]} stream, which this build of wuu-import cannot convert yet`);
+      this.fail(`${file}: this looks like a ${PRODUCER_NAMES[producer]} stream, which this build of wuu-import cannot convert yet`);
       return false;
     }
-    mode = { kind: 'mapping', mapper: make() };
+    this.mode = { kind: 'mapping', mapper: make() };
     return true;
-  };
+  }
 
-  const reset = (): void => {
-    mode = { kind: 'sniffing', held: [], read: 0 };
-  };
-  reset();
-
-  const map = (mapper: Mapper, rec: EventRecord, emit: Emit): void => {
-    for (const event of mapper.line(rec.event as unknown as Record<string, unknown>)) emit(goLine(event));
-  };
-
-  const pass = (rec: EventRecord, emit: Emit): void => {
+  private pass(rec: EventRecord, emit: Emit): void {
+    const mode = this.mode;
     if (mode.kind === 'wuu') emit(rec);
-    else if (mode.kind === 'mapping') map(mode.mapper, rec, emit);
-  };
+    else if (mode.kind === 'mapping') for (const event of mode.mapper.line(eventFields(rec.event))) emit(goLine(event));
+  }
 
   /** Decides what the file is, from the held lines and this one; replays the held lines. */
-  const sniff = (sniffing: Extract<Mode, { kind: 'sniffing' }>, rec: EventRecord, emit: Emit): void => {
+  private sniff(sniffing: Sniffing, rec: EventRecord, emit: Emit): void {
     const held = sniffing.held;
     sniffing.read++;
-    if (from !== 'auto') {
-      if (!startMapper(from, rec.file)) return;
+    if (this.from !== 'auto') {
+      if (!this.startMapper(this.from, rec.file)) return;
     } else {
-      const found = detectLine(rec.event as unknown as Record<string, unknown>);
+      const found = detectLine(eventFields(rec.event));
       if (found.kind === 'unknown') {
         held.push(keep(rec));
-        if (sniffing.read >= SNIFF_LINES) fail(unrecognisedMessage(rec.file, sniffing.read));
+        if (sniffing.read >= SNIFF_LINES) this.fail(unrecognisedMessage(rec.file, sniffing.read));
         return;
       }
       if (found.kind === 'unsupported') {
-        fail(`${rec.file}: this is ${found.what}, which wuu-import does not convert; ${found.hint}`);
+        this.fail(`${rec.file}: this is ${found.what}, which wuu-import does not convert; ${found.hint}`);
         return;
       }
-      if (found.kind === 'wuu') mode = { kind: 'wuu' };
-      else if (!startMapper(found.producer, rec.file)) return;
+      if (found.kind === 'wuu') this.mode = { kind: 'wuu' };
+      else if (!this.startMapper(found.producer, rec.file)) return;
     }
-    for (const before of held) pass(before, emit);
-    pass(rec, emit);
-  };
+    for (const before of held) this.pass(before, emit);
+    this.pass(rec, emit);
+  }
+}
 
+/** Creates the import core. */
+export function createImport(options: ImportOptions = {}): Core {
+  const importer = new Importer(options.from ?? 'auto', options.warn ?? (() => {}), options.mappers ?? MAPPERS);
   return {
-    push(rec, emit) {
-      if (mode.kind === 'sniffing') sniff(mode, rec, emit);
-      else pass(rec, emit);
-    },
-    seeBadLine(bad) {
-      if (mode.kind === 'skipping') return true;
-      if (mode.kind !== 'sniffing' || from !== 'auto') return false;
-      mode.read++;
-      // A line without a string "type" can still name its format (session files, legacy Codex).
-      const found = bad.terminated ? detectRaw(bad.raw) : undefined;
-      if (found?.kind === 'unsupported') {
-        fail(`${bad.file}: this is ${found.what}, which wuu-import does not convert; ${found.hint}`);
-        return true;
-      }
-      if (mode.read < SNIFF_LINES) return false;
-      fail(unrecognisedMessage(bad.file, mode.read));
-      return true;
-    },
-    endsRun: (type) => mode.kind === 'mapping' && RUN_ENDS[mode.mapper.producer].has(type),
-    // Only a wuu stream passes unparsed; everything else is read.
-    needsParse: () => mode.kind !== 'wuu' && mode.kind !== 'skipping',
-    endFile(file, emit) {
-      if (mode.kind === 'sniffing' && mode.read > 0) fail(unrecognisedMessage(file, mode.read));
-      if (mode.kind === 'mapping') for (const event of mode.mapper.end()) emit(goLine(event));
-      reset();
-    },
-    status: () => status,
+    push: (rec, emit) => importer.push(rec, emit),
+    seeBadLine: (bad) => importer.seeBadLine(bad),
+    endsRun: (type) => importer.endsRun(type),
+    needsParse: () => importer.needsParse(),
+    endFile: (file, emit) => importer.endFile(file, emit),
+    status: () => importer.status,
   };
 }
 

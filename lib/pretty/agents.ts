@@ -5,7 +5,7 @@
  * the last report is the agent's usage. Memory is capped.
  */
 import type { Tokens } from '../events.js';
-import { str } from './format.js';
+import { dropOldest, str } from './format.js';
 import type { SubagentView } from './renderer.js';
 import { addUsage, hasUsage, usageOf, zeroUsage } from './token-usage.js';
 
@@ -49,12 +49,12 @@ export class Agents {
       this.open.delete(id);
       // The producer may repeat a terminal notification (wire reference): shown once.
       if (this.ended.get(id) === status) return undefined;
-      if (this.ended.size >= MAX_AGENTS) this.ended.delete(this.ended.keys().next().value as string);
+      dropOldest(this.ended, MAX_AGENTS);
       this.ended.set(id, status);
     } else {
       this.ended.delete(id);
       if (before === status) return undefined; // a progress update: tokens only
-      if (this.open.size >= MAX_AGENTS) this.open.delete(this.open.keys().next().value as string);
+      dropOldest(this.open, MAX_AGENTS);
       this.open.set(id, status);
     }
     return {

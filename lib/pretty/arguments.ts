@@ -3,6 +3,7 @@
  * "", partial or invalid) summarized on one line: the command for bash, the
  * path for file tools, else a compact `key=value` list. Terminal-safe.
  */
+import { isObject } from '../events.js';
 import { escapeControls } from '../text.js';
 import { clip, keyValues, compactValue, plural } from './format.js';
 
@@ -22,7 +23,8 @@ export interface SummaryOptions {
 export function parseArguments(argumentsText: unknown): unknown {
   if (typeof argumentsText !== 'string') return argumentsText;
   try {
-    return JSON.parse(argumentsText) as unknown;
+    const parsed: unknown = JSON.parse(argumentsText);
+    return parsed;
   } catch {
     return undefined;
   }
@@ -31,10 +33,7 @@ export function parseArguments(argumentsText: unknown): unknown {
 /** The bash command of a call's arguments, or undefined. */
 export function commandOf(argumentsText: unknown): string | undefined {
   const args = parseArguments(argumentsText);
-  if (typeof args === 'object' && args !== null && typeof (args as { command?: unknown }).command === 'string') {
-    return (args as { command: string }).command;
-  }
-  return undefined;
+  return isObject(args) && typeof args.command === 'string' ? args.command : undefined;
 }
 
 /**
@@ -50,19 +49,17 @@ export function summarizeArguments(name: string, argumentsText: unknown, options
     args = parseArguments(argumentsText);
     if (args === undefined) return clip(escapeControls(argumentsText.replace(/\s+/g, ' ').trim()), max);
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return args === undefined || args === '' ? '' : compactValue(args, max);
-  }
-  const object = args as Record<string, unknown>;
+  if (!isObject(args)) return args === undefined || args === '' ? '' : compactValue(args, max);
+  const object = args;
   if (typeof object.command === 'string' && (name === 'bash' || name === 'shell' || name === '')) {
     return clip(commandLine(object.command), max);
   }
   if (FILE_TOOL_RE.test(name)) {
-    const pathKey = PATH_KEYS.find((key) => typeof object[key] === 'string' && object[key] !== '');
-    if (pathKey !== undefined) {
-      const moveKey = MOVE_KEYS.find((key) => typeof object[key] === 'string' && object[key] !== '');
-      const shown = showPath(escapeControls(object[pathKey] as string));
-      return clip(moveKey === undefined ? shown : `${shown} → ${showPath(escapeControls(object[moveKey] as string))}`, max);
+    const path = firstText(object, PATH_KEYS);
+    if (path !== undefined) {
+      const move = firstText(object, MOVE_KEYS);
+      const shown = showPath(escapeControls(path));
+      return clip(move === undefined ? shown : `${shown} → ${showPath(escapeControls(move))}`, max);
     }
     const patch = [object.patch, object.input, object.diff].find((v): v is string => typeof v === 'string');
     if (patch !== undefined) {
@@ -71,6 +68,15 @@ export function summarizeArguments(name: string, argumentsText: unknown, options
     }
   }
   return clip(keyValues(object, new Set(), 40), max);
+}
+
+/** The first non-empty string among the fields `keys` name, in that order. */
+function firstText(object: Readonly<Record<string, unknown>>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = object[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
 }
 
 /** The first line of a command, with a count of the lines left out. */

@@ -57,10 +57,7 @@ const turns = new IdCache();
 function plainUntilQuote(line: Buffer, from: number, end: number): number {
   const quote = line.indexOf(QUOTE, from);
   if (quote < 0 || quote >= end) return -1;
-  for (let k = from; k < quote; k++) {
-    const byte = line[k]!;
-    if (byte === BACKSLASH || byte < 0x20) return -1;
-  }
+  for (const byte of line.subarray(from, quote)) if (byte === BACKSLASH || byte < 0x20) return -1;
   return quote;
 }
 
@@ -91,7 +88,8 @@ export function scanProducerDelta(line: Buffer): DeltaFields | undefined {
   let delta: string;
   if (escaped) {
     try {
-      delta = JSON.parse(line.toString('utf8', open, close + 1)) as string;
+      // The slice is one JSON string literal, so it parses to a string.
+      delta = String(JSON.parse(line.toString('utf8', open, close + 1)));
     } catch {
       return undefined;
     }

@@ -6,6 +6,7 @@
  * the action and path, then the content or the listed files as lines. A
  * result that is not such an object is left to the ordinary output view.
  */
+import { isObject } from '../events.js';
 import { OutputFold, type Folded } from './fold.js';
 
 /** Tools whose results are about files (see also arguments.ts). */
@@ -19,15 +20,14 @@ export function isFileTool(name: string): boolean {
   return FILE_TOOL_RE.test(name);
 }
 
-type Fields = Record<string, unknown>;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /** One listed entry: a string, or an object's path (with its action when given). */
 function entryLine(entry: unknown): string | undefined {
   if (typeof entry === 'string') return entry;
-  if (typeof entry !== 'object' || entry === null) return undefined;
-  const o = entry as Fields;
+  if (!isObject(entry)) return undefined;
+  const o = entry;
   const path = text(o.path) || text(o.file) || text(o.name);
   if (path === '') return undefined;
   const action = text(o.action);
@@ -54,12 +54,12 @@ export function fileResultView(name: string, raw: string, fold: () => OutputFold
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const o = parsed as Fields;
+  if (!isObject(parsed)) return undefined;
+  const o = parsed;
   const path = text(o.path) || text(o.file_path) || text(o.file);
   const content = typeof o.content === 'string' ? o.content : undefined;
-  const listKey = LIST_KEYS.find((key) => Array.isArray(o[key]));
-  if (path === '' && content === undefined && listKey === undefined) return undefined;
+  const list = LIST_KEYS.map((key) => o[key]).find((value): value is unknown[] => Array.isArray(value));
+  if (path === '' && content === undefined && list === undefined) return undefined;
   const out = fold();
   if (path !== '') {
     const move = text(o.move_path);
@@ -68,8 +68,8 @@ export function fileResultView(name: string, raw: string, fold: () => OutputFold
   }
   if (content !== undefined) {
     out.write(content.endsWith('\n') || content === '' ? content : `${content}\n`);
-  } else if (listKey !== undefined) {
-    for (const entry of o[listKey] as unknown[]) {
+  } else if (list !== undefined) {
+    for (const entry of list) {
       const line = entryLine(entry);
       if (line !== undefined) out.write(`${showPath(line)}\n`);
     }

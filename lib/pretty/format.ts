@@ -51,6 +51,20 @@ export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** The first value of an iterable (a Map's or Set's oldest entry), or undefined when it has none. */
+export function first<T>(values: Iterable<T>): T | undefined {
+  for (const value of values) return value;
+  return undefined;
+}
+
+/** Drops the oldest entries of a Map or Set (insertion order) until it holds fewer than `max`: bounded state. */
+export function dropOldest(collection: Map<unknown, unknown> | Set<unknown>, max: number): void {
+  for (const key of collection.keys()) {
+    if (collection.size < max) return;
+    collection.delete(key);
+  }
+}
+
 /** A finite number field, or 0. */
 export function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;

@@ -11,10 +11,10 @@
  * Memory is bounded: open turns, open items, remembered ids and agents are
  * capped, a message is held up to 1 MiB, an output as a fold.
  */
-import type { Tokens } from '../events.js';
+import { eventFields, type Tokens } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../threads.js';
-import { num, str } from './format.js';
+import { dropOldest, first, num, str } from './format.js';
 import { scanProducerDelta } from './delta-scan.js';
 import { OutputFold } from './fold.js';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
@@ -105,7 +105,7 @@ export class PrettyState {
       this.onDeltaRecord(rec);
       return;
     }
-    const e = rec.event as unknown as Fields;
+    const e = eventFields(rec.event);
     this.threads.observe(type, e.thread_id, e.agent_id);
     if ((type === 'turn_started' || type.startsWith('thread_')) && str(e.thread_id) !== '') this.lastRoot = str(e.thread_id);
     this.dispatch(type, e);
@@ -177,7 +177,7 @@ export class PrettyState {
   private onDeltaRecord(rec: EventRecord): void {
     const fields = rec.raw === undefined ? undefined : scanProducerDelta(rec.raw);
     if (fields === undefined) {
-      const e = rec.event as unknown as Fields;
+      const e = eventFields(rec.event);
       this.onDelta(this.ensureTurn(e), str(e.delta));
       return;
     }
@@ -216,7 +216,8 @@ export class PrettyState {
     const key = makeTurnKey(thread, id ?? '');
     const known = this.turns.get(key);
     if (known) return known;
-    if (this.turns.size >= MAX_OPEN_TURNS) this.endTurn(this.turns.values().next().value as Turn, 'cut', '');
+    const oldest = this.turns.size >= MAX_OPEN_TURNS ? first(this.turns.values()) : undefined;
+    if (oldest !== undefined) this.endTurn(oldest, 'cut', '');
     const turn: Turn = {
       key,
       id: id ?? '',
@@ -290,7 +291,8 @@ export class PrettyState {
       if (item.argumentsText === undefined && e.arguments !== undefined) item.argumentsText = e.arguments;
       return item;
     }
-    if (this.items.size >= MAX_OPEN_ITEMS) this.finishItem(this.items.values().next().value as Item, 'open', '');
+    const oldest = this.items.size >= MAX_OPEN_ITEMS ? first(this.items.values()) : undefined;
+    if (oldest !== undefined) this.finishItem(oldest, 'open', '');
     const turn = this.ensureTurn(e);
     const thread = this.threadOf(e);
     item = {
@@ -350,7 +352,7 @@ export class PrettyState {
   private finishItem(item: Item, status: string, error: string): void {
     this.items.delete(item.key);
     this.closed.add(item.key);
-    if (this.closed.size > MAX_CLOSED_IDS) this.closed.delete(this.closed.values().next().value as string);
+    dropOldest(this.closed, MAX_CLOSED_IDS + 1);
     const reason = status === 'open' ? (this.runActive ? 'no completion (turn ended)' : 'no completion (the run was cut)') : '';
     const elapsedMs = this.o.timing ? this.o.now() - item.startedAt : undefined;
     // A failed command is a `completed` item: its exit code is in the output's trailer.

@@ -283,8 +283,7 @@ export class TerminalRenderer implements Renderer {
     const explanation = t.explanation === '' ? '' : ` · ${escapeControls(t.explanation.replace(/\s+/g, ' ').trim())}`;
     const head = `≡ todo ${t.done}/${list.length} done`;
     const rows = [`${tag}${this.yellow('≡')} todo ${this.dim(`${t.done}/${list.length} done${this.clipTo(explanation, Math.max(0, this.width - displayWidth(head) - this.tagWidth(child, agent)))}`)}`];
-    for (let i = 0; i < list.length && i < limit; i++) {
-      const item = list[i]!;
+    for (const item of list.slice(0, limit)) {
       const text = this.clipTo(escapeControls(item.text), this.width - 8);
       const status = item.status;
       if (status === 'completed' || status === 'done') rows.push(`  ${this.green('[x]')} ${this.dim(text)}`);

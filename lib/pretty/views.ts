@@ -3,6 +3,7 @@
  * list (a struct, a bare list, or null), the fields of an unknown event.
  * Data stays raw here; renderers escape it for their medium.
  */
+import { isObject } from '../events.js';
 import { compactValue, num, str } from './format.js';
 import type { SessionView, TodoItem, TodoView } from './renderer.js';
 
@@ -11,8 +12,8 @@ type Fields = Record<string, unknown>;
 /** session_configured as a view; `verbose` adds protocol and parallelism. */
 export function sessionView(e: Fields, verbose: boolean): SessionView {
   const permissions: Array<[string, string]> = [];
-  if (typeof e.permissions === 'object' && e.permissions !== null && !Array.isArray(e.permissions)) {
-    for (const [k, v] of Object.entries(e.permissions as Fields)) permissions.push([k, compactValue(v, 40)]);
+  if (isObject(e.permissions)) {
+    for (const [k, v] of Object.entries(e.permissions)) permissions.push([k, compactValue(v, 40)]);
   }
   return {
     model: str(e.model) || 'unknown model',
@@ -26,7 +27,7 @@ export function sessionView(e: Fields, verbose: boolean): SessionView {
 /** One todo entry: a string, or an object with content/text/title and status. */
 function todoItem(entry: unknown): TodoItem {
   if (typeof entry === 'string') return { text: entry, status: '' };
-  const o = (typeof entry === 'object' && entry !== null ? entry : {}) as Fields;
+  const o: Fields = isObject(entry) ? entry : {};
   const text = str(o.content) || str(o.text) || str(o.title) || str(o.description) || str(o.task) || compactValue(entry, 80);
   const status = str(o.status) || (o.done === true || o.completed === true ? 'completed' : '');
   return { text: text.replace(/\s+/g, ' ').trim(), status: status.toLowerCase() };
@@ -34,10 +35,10 @@ function todoItem(entry: unknown): TodoItem {
 
 /** todo_updated's `todo` (`{explanation?, todos}`, a bare list, or null) as a view. */
 export function todoView(todo: unknown): TodoView {
-  const object = typeof todo === 'object' && todo !== null && !Array.isArray(todo) ? (todo as Fields) : undefined;
-  const list = Array.isArray(todo) ? todo : object ? (object.todos ?? object.items) : undefined;
+  const object = isObject(todo) ? todo : undefined;
+  const list: unknown = Array.isArray(todo) ? todo : object ? (object.todos ?? object.items) : undefined;
   let items: TodoItem[] | undefined;
-  if (Array.isArray(list)) items = (list as unknown[]).map(todoItem);
+  if (Array.isArray(list)) items = list.map(todoItem);
   else if (todo === null || list === null) items = []; // `todo: null` and `todos: null` are an empty list upstream
   const done = items === undefined ? 0 : items.filter((t) => t.status === 'completed' || t.status === 'done').length;
   return { items, raw: items === undefined ? compactValue(todo, Number.POSITIVE_INFINITY) : '', done, explanation: object ? str(object.explanation) : '' };
