@@ -45,6 +45,25 @@ export type TokenField = (typeof TOKEN_FIELDS)[number];
  */
 export type Tokens<N extends number | bigint = number> = { [F in TokenField]: N };
 
+/**
+ * The four counters of a usage_updated, turn_completed or subagent_* event's
+ * fields, each an own finite number, else 0 (turn_completed carries input and
+ * output only; the producer always writes integers).
+ */
+export function tokensOf(fields: Readonly<Record<string, unknown>>): Tokens {
+  return {
+    input_tokens: counter(fields, 'input_tokens'),
+    cache_creation_tokens: counter(fields, 'cache_creation_tokens'),
+    cache_read_tokens: counter(fields, 'cache_read_tokens'),
+    output_tokens: counter(fields, 'output_tokens'),
+  };
+}
+
+function counter(fields: Readonly<Record<string, unknown>>, name: TokenField): number {
+  const value = Object.hasOwn(fields, name) ? fields[name] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
 function isExact(t: Tokens | Tokens<bigint>): t is Tokens<bigint> {
   return typeof t.input_tokens === 'bigint';
 }

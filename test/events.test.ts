@@ -5,9 +5,9 @@
  * bigint sums.
  */
 import t from 'tap';
-import { cacheHitRatio, eventFields, exactCacheHitRatio, field, isEvent, isObject, promptTokens, TOKEN_FIELDS, WIRE_TOKEN_FIELDS, type Tokens, type WuuEvent } from '../lib/events.js';
+import { cacheHitRatio, eventFields, exactCacheHitRatio, field, isEvent, isObject, promptTokens, tokensOf, TOKEN_FIELDS, WIRE_TOKEN_FIELDS, type Tokens, type WuuEvent } from '../lib/events.js';
 import { usageOf as turnUsageOf } from '../lib/turns/turns.js';
-import { describeUsage, usageOf as prettyUsageOf } from '../lib/pretty/token-usage.js';
+import { describeUsage } from '../lib/pretty/token-usage.js';
 
 const n = (input: number, write: number, read: number, output: number): Tokens => ({
   input_tokens: input,
@@ -60,11 +60,22 @@ t.test('the tools read one event the same way', async (t) => {
   const turn = turnUsageOf(event);
   t.same(turn, { input_tokens: 9800, cache_creation_tokens: 4096, cache_read_tokens: 4096, prompt_tokens: 17992, output_tokens: 420, cache_hit: 4096 / 17992 });
   t.same(Object.keys(turn), ['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'prompt_tokens', 'output_tokens', 'cache_hit'], 'wuu-turns key order');
-  const pretty = prettyUsageOf(event);
-  t.equal(promptTokens(pretty), turn.prompt_tokens);
-  t.equal(cacheHitRatio(pretty), turn.cache_hit);
-  t.equal(describeUsage(pretty), 'prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420');
-  t.equal(describeUsage(prettyUsageOf({ input_tokens: 3000, output_tokens: 90 })), 'prompt 3,000 · output 90');
+  const tokens = tokensOf(event);
+  t.equal(promptTokens(tokens), turn.prompt_tokens);
+  t.equal(cacheHitRatio(tokens), turn.cache_hit);
+  t.equal(describeUsage(tokens), 'prompt 17,992 (9,800 uncached + 4,096 cache write + 4,096 cache read, 22.8% cache hit) · output 420');
+  t.equal(describeUsage(tokensOf({ input_tokens: 3000, output_tokens: 90 })), 'prompt 3,000 · output 90');
+});
+
+t.test('tokensOf: own finite numbers, anything else 0', async (t) => {
+  t.same(tokensOf({ type: 'turn_completed', input_tokens: 10, output_tokens: 2 }), { input_tokens: 10, cache_creation_tokens: 0, cache_read_tokens: 0, output_tokens: 2 });
+  t.same(tokensOf({ input_tokens: '10', cache_creation_tokens: null, cache_read_tokens: Number.NaN, output_tokens: Number.POSITIVE_INFINITY }), {
+    input_tokens: 0,
+    cache_creation_tokens: 0,
+    cache_read_tokens: 0,
+    output_tokens: 0,
+  });
+  t.same(tokensOf(Object.create({ input_tokens: 5 }) as Record<string, unknown>), { input_tokens: 0, cache_creation_tokens: 0, cache_read_tokens: 0, output_tokens: 0 }, 'an inherited counter is not read');
 });
 
 t.test('isObject: what a JSON object parses to, nothing else', async (t) => {

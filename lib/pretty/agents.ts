@@ -4,10 +4,10 @@
  * and terminal duplicates happen; token fields are cumulative per agent, so
  * the last report is the agent's usage. Memory is capped.
  */
-import type { Tokens } from '../events.js';
+import { tokensOf, type Tokens } from '../events.js';
 import { dropOldest, str } from './format.js';
 import type { SubagentView } from './renderer.js';
-import { addUsage, hasUsage, usageOf, zeroUsage } from './token-usage.js';
+import { addUsage, hasUsage, zeroUsage } from './token-usage.js';
 
 const MAX_AGENTS = 4096;
 
@@ -42,7 +42,7 @@ export class Agents {
     const before = this.open.get(id);
     const name = str(e.task_name) || str(e.agent_type) || id || 'subagent';
     if (id !== '' && (this.names.has(id) || this.names.size < MAX_AGENTS)) this.names.set(id, name);
-    const usage = usageOf(e);
+    const usage = tokensOf(e);
     if (hasUsage(usage) && (this.usage.has(id) || this.usage.size < MAX_AGENTS)) this.usage.set(id, usage);
     const terminal = type === 'subagent_completed';
     if (terminal) {

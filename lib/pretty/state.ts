@@ -11,7 +11,7 @@
  * Memory is bounded: open turns, open items, remembered ids and agents are
  * capped, a message is held up to 1 MiB, an output as a fold.
  */
-import { eventFields, type Tokens } from '../events.js';
+import { eventFields, tokensOf, type Tokens } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../threads.js';
 import { dropOldest, first, num, str } from './format.js';
@@ -21,7 +21,7 @@ import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import { FILE_RESULT_CAP, fileResultView, isFileTool } from './file-result.js';
 import { Agents, OK_STATUSES } from './agents.js';
 import type { ItemView, Renderer, RunTotals, TurnHow, TurnView } from './renderer.js';
-import { addUsage, usageOf, zeroUsage } from './token-usage.js';
+import { addUsage, zeroUsage } from './token-usage.js';
 import { keyValuesOf, sessionView, todoView } from './views.js';
 
 /** Options of the state. */
@@ -125,11 +125,11 @@ export class PrettyState {
       case 'agent_message_final':
         return this.onFinal(this.ensureTurn(e), str(e.message));
       case 'usage_updated':
-        this.ensureTurn(e).usage = usageOf(e);
+        this.ensureTurn(e).usage = tokensOf(e);
         return;
       case 'turn_completed': {
         const turn = this.ensureTurn(e);
-        turn.usage ??= num(e.input_tokens) + num(e.output_tokens) > 0 ? usageOf(e) : undefined;
+        turn.usage ??= num(e.input_tokens) + num(e.output_tokens) > 0 ? tokensOf(e) : undefined;
         return this.endTurn(turn, 'completed', '', e.awaiting_auto_continuation === true);
       }
       case 'turn_failed':

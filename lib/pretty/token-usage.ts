@@ -6,21 +6,11 @@
  * one is the turn's usage, and a run's usage is the sum over its root turns.
  */
 import { cacheHitRatio, promptTokens, TOKEN_FIELDS, type Tokens } from '../events.js';
-import { formatCount, num } from './format.js';
+import { formatCount } from './format.js';
 
 /** A usage of zero. */
 export function zeroUsage(): Tokens {
   return { input_tokens: 0, cache_creation_tokens: 0, cache_read_tokens: 0, output_tokens: 0 };
-}
-
-/** Reads the four counters of a usage_updated, turn_completed or subagent_* event. */
-export function usageOf(e: Record<string, unknown>): Tokens {
-  return {
-    input_tokens: num(e.input_tokens),
-    cache_creation_tokens: num(e.cache_creation_tokens),
-    cache_read_tokens: num(e.cache_read_tokens),
-    output_tokens: num(e.output_tokens),
-  };
 }
 
 /** Whether any counter is non-zero. */

@@ -8,7 +8,7 @@
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
-import { cacheHitRatio, FAMILIES, isWireType, promptTokens, TURN_END_TYPES, type Tokens, type WuuEvent } from '../events.js';
+import { cacheHitRatio, eventFields, FAMILIES, isWireType, promptTokens, tokensOf, TURN_END_TYPES, type WuuEvent } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
 import { RootThreads, ROOT_THREAD_TYPES, turnKey } from '../threads.js';
@@ -135,20 +135,9 @@ function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' ? value : null;
 }
 
-/** A counter of a snapshot: a finite number, else 0 (the producer always writes integers). */
-function counter(event: WuuEvent, field: string): number {
-  const value = ownField(event, field);
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
 /** A usage_updated snapshot in the producer's convention (see {@link TurnUsage}). */
 export function usageOf(event: WuuEvent): TurnUsage {
-  const t: Tokens = {
-    input_tokens: counter(event, 'input_tokens'),
-    cache_creation_tokens: counter(event, 'cache_creation_tokens'),
-    cache_read_tokens: counter(event, 'cache_read_tokens'),
-    output_tokens: counter(event, 'output_tokens'),
-  };
+  const t = tokensOf(eventFields(event));
   // Key order is the record's output order.
   return {
     input_tokens: t.input_tokens,
