@@ -9,10 +9,11 @@
  * every bad line instead of reporting it). Where a user still wants to know
  * (a cut last line, no result, two racing results) it is a warning.
  *
- * The checker reads no line's content it does not need: the runner proves
- * each line valid JSON at byte level (`passesThrough`, with `needsParse`
- * false), and ./fields.ts reads the few fields the rules look at from the
- * bytes; only a line the byte walk cannot vouch for is parsed.
+ * The checker reads no line's content it does not need: lines reach `push`
+ * unparsed (`needsParse` false), and ./fields.ts proves each one valid JSON
+ * while it reads the few fields the rules look at from the bytes. A line the
+ * walk cannot vouch for is parsed (`rec.event`); a bad one then throws the
+ * runner's InvalidLineError, and comes back through `badLine`.
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type BadLine, type Core, type Emit } from '../core.js';
@@ -79,8 +80,8 @@ function fieldsOf(rec: EventRecord, reader: FieldReader): EventFields {
  * it is found (text `FILE:LINE: rule: message`, or JSONL), and ends each file
  * with its end-of-stream problems. Exit status 1 when an error was found.
  *
- * Records handed to `push` must be events (the runner and `parse()` prove
- * them valid first): a line record is read from its bytes.
+ * A line record handed to `push` is read from its bytes; one that is not an
+ * event throws InvalidLineError (as reading its `event` does) before any problem is reported.
  */
 export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: BadLine, emit: Emit): void } {
   const reporter = new Reporter(options);
@@ -112,9 +113,8 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
   };
 
   return {
-    // Lines are read from their bytes (fields.ts), proven valid JSON by the runner first.
+    // Lines are proven valid and read from their bytes in one pass (fields.ts); parsed only when that fails.
     needsParse: () => false,
-    passesThrough: true,
     push(rec, emit) {
       lineEmit = emit;
       lineFile = rec.file;

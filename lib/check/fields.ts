@@ -5,13 +5,16 @@
  * The rules read a few ids, the result's status and run id, the four usage
  * counters, and the JSON type of every field the schema names; no rule reads
  * text (deltas, output, arguments), which is most of a stream's bytes. So a
- * line that is known valid JSON (the runner proves it at byte level before
- * `push`) is read by walking its top-level members once: strings are skipped
- * with indexOf, nested containers by counting brackets between strings, and
- * only the handful of values a rule reads are decoded. A line the walk cannot
- * vouch for (a key spelled with escapes, anything unexpected) is read from
- * the parsed object instead, so both roads give the same fields.
+ * line is read by walking its top-level members once, proving each value
+ * valid JSON as it is skipped (./json-bytes.ts), and decoding only the
+ * handful of values a rule reads: one pass over the bytes, no string and no
+ * object for the rest. A line with a nested object or array is proven by the
+ * whole-line validator (lib/validate.ts) instead. A line the walk cannot
+ * vouch for (invalid, a key spelled with escapes, anything unusual) is parsed,
+ * so both roads give the same fields, and a bad line gets JSON.parse's message.
  */
+import { isJsonEvent } from '../validate.js';
+import { BACKSLASH, containerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
 import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
 
 /** The fields of one event the rules read. */
@@ -62,14 +65,11 @@ export function fieldsOfObject(type: string, event: Record<string, unknown>): Ev
   };
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const LBRACE = 0x7b;
 const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
 
 // Kinds of a value, by its first byte.
 const K_STRING = 1;
@@ -81,7 +81,7 @@ const K_ARRAY = 6;
 const KIND_NAMES = ['', 'string', 'number', 'boolean', 'null', 'object', 'array'];
 
 /** Every top-level field a rule reads: the schema's fields and the ids. */
-const NAMES: readonly string[] = [...new Set([...[...SCHEMA.values()].flatMap((spec) => [...spec.keys()]), 'agent_id', 'item_id', 'run_id'])];
+const NAMES: readonly string[] = [...new Set([...[...SCHEMA.values()].flatMap((spec) => [...spec.keys()]), 'agent_id', 'item_id', 'run_id', 'type'])];
 const SLOT = new Map(NAMES.map((name, slot) => [name, slot]));
 const slotOf = (name: string): number => SLOT.get(name) ?? -1;
 const THREAD = slotOf('thread_id');
@@ -90,7 +90,13 @@ const ITEM = slotOf('item_id');
 const AGENT = slotOf('agent_id');
 const RUN_ID = slotOf('run_id');
 const STATUS = slotOf('status');
+const TYPE = slotOf('type');
 const USAGE_SLOTS = USAGE_FIELDS.map(slotOf);
+
+// What a walk proved.
+const PROVEN = 0; // a valid JSON object, every byte judged
+const NESTED = 1; // well formed at the top, but a nested container was skipped unjudged
+const UNSURE = 2; // not proven (invalid, or a key spelled with escapes): JSON.parse decides
 
 /** Longest string value remembered for reuse (ids are short; text is not worth comparing). */
 const MAX_REMEMBERED = 256;
@@ -132,81 +138,7 @@ function keySlot(buf: Buffer, open: number, close: number): number {
   return -1;
 }
 
-/** Whitespace JSON allows between tokens (the producer writes none). */
-const SPACE = new Uint8Array(256);
-for (const byte of [0x20, 0x09, 0x0a, 0x0d]) SPACE[byte] = 1;
-
-/** The first index from `at` that is not whitespace. */
-function skipSpace(buf: Buffer, at: number): number {
-  let k = at;
-  while (SPACE[buf[k] ?? 0] === 1) k++;
-  return k;
-}
-
-/** Strings up to this long are scanned byte by byte; longer ones with indexOf (a native call costs more than a short loop). */
-const SHORT_STRING = 64;
-
-/**
- * The index of the quote closing the string opened at `open`, or -1 when it
- * is cut off. A backslash skips the byte after it; past the short prefix, a
- * quote preceded by an odd run of backslashes is escaped.
- */
-function closingQuote(buf: Buffer, open: number, end: number): number {
-  let k = open + 1;
-  const stop = Math.min(end, k + SHORT_STRING);
-  for (; k < stop; k++) {
-    const byte = buf[k];
-    if (byte === QUOTE) return k;
-    if (byte === BACKSLASH) k++;
-  }
-  for (;;) {
-    const quote = buf.indexOf(QUOTE, k);
-    if (quote < 0 || quote >= end) return -1;
-    let slashes = 0;
-    for (let b = quote - 1; b > open && buf[b] === BACKSLASH; b--) slashes++;
-    if ((slashes & 1) === 0) return quote;
-    k = quote + 1;
-  }
-}
-
-/** The index just past the container opened at `open` (strings skipped whole), or -1. */
-function containerEnd(buf: Buffer, open: number, end: number): number {
-  let depth = 0;
-  for (let k = open; k < end; k++) {
-    const byte = buf[k];
-    if (byte === QUOTE) {
-      k = closingQuote(buf, k, end);
-      if (k < 0) return -1;
-    } else if (byte === LBRACE || byte === LBRACKET) depth++;
-    else if (byte === RBRACE || byte === RBRACKET) {
-      if (--depth === 0) return k + 1;
-    }
-  }
-  return -1;
-}
-
-/** The index just past a number or a literal (true, false, null) starting at `at`. */
-function scalarEnd(buf: Buffer, at: number, end: number): number {
-  let k = at;
-  while (k < end) {
-    const byte = buf[k] ?? 0;
-    if (byte === COMMA || byte === RBRACE || byte === RBRACKET || SPACE[byte] === 1) break;
-    k++;
-  }
-  return k;
-}
-
-/** The closing quote of the key opened at `open`; -1 when cut off or spelled with escapes (JSON.parse decides). */
-function keyEnd(buf: Buffer, open: number, end: number): number {
-  for (let k = open + 1; k < end; k++) {
-    const byte = buf[k];
-    if (byte === QUOTE) return k;
-    if (byte === BACKSLASH) return -1;
-  }
-  return -1;
-}
-
-/** A small non-negative integer without a string; otherwise what JSON.parse makes of the text. */
+/** A small non-negative integer without a string; otherwise what JSON.parse makes of the (valid) number. */
 function numberAt(buf: Buffer, start: number, end: number): number {
   if (end - start <= 15) {
     let value = 0;
@@ -247,8 +179,9 @@ export class FieldReader implements EventFields {
   private readonly lastString: Array<string | undefined> = [];
 
   /**
-   * Reads the line `buf[start..end)` of type `type`; false when the walk
-   * cannot vouch for the answer (then read the parsed object instead).
+   * Reads the line `buf[start..end)` of type `type` (its `type` as the runner
+   * read it); false when the line is not proven a valid event this way (then
+   * parse it: JSON.parse has the last word, and the message for a bad line).
    */
   read(type: string, buf: Buffer, start: number, end: number): boolean {
     if (++this.generation === 0xffffffff) {
@@ -257,7 +190,8 @@ export class FieldReader implements EventFields {
     }
     this.buf = buf;
     this.type = type;
-    if (!this.walk(buf, start, end)) return false;
+    const walked = this.walk(buf, start, end);
+    if (walked === UNSURE || (walked === NESTED && !isJsonEvent(buf, start, end)) || !this.has(TYPE, K_STRING)) return false;
     this.thread = this.string(THREAD);
     this.turn = this.string(TURN);
     this.item = this.string(ITEM);
@@ -290,57 +224,59 @@ export class FieldReader implements EventFields {
     return slot === undefined || this.stamp[slot] !== this.generation ? undefined : KIND_NAMES[this.kind[slot] ?? 0];
   }
 
-  /** Records each top-level member a rule reads; the last of duplicates wins, as in JSON.parse. */
-  private walk(buf: Buffer, start: number, end: number): boolean {
+  /**
+   * Walks the top-level members, judging each scalar value as it is skipped,
+   * and records each member a rule reads (the last of duplicates wins, as in
+   * JSON.parse).
+   */
+  private walk(buf: Buffer, start: number, end: number): number {
     let at = skipSpace(buf, start);
-    if (buf[at] !== LBRACE) return false;
+    if (buf[at] !== LBRACE) return UNSURE;
     at = skipSpace(buf, at + 1);
-    if (buf[at] === RBRACE) return this.rest(buf, at + 1, end);
+    let proven = PROVEN;
+    if (buf[at] === RBRACE) return this.rest(buf, at + 1, end, proven);
     for (;;) {
-      if (buf[at] !== QUOTE) return false;
-      const keyClose = keyEnd(buf, at, end);
-      if (keyClose < 0) return false;
-      const slot = keySlot(buf, at, keyClose);
-      at = keyClose + 1;
-      if (buf[at] !== COLON) {
-        at = skipSpace(buf, at);
-        if (buf[at] !== COLON) return false;
-      }
+      if (buf[at] !== QUOTE) return UNSURE;
+      const keyEnd = plainKeyEnd(buf, at, end);
+      if (keyEnd < 0) return UNSURE;
+      const slot = keySlot(buf, at, keyEnd - 1);
+      at = skipSpace(buf, keyEnd);
+      if (buf[at] !== COLON) return UNSURE;
       at = skipSpace(buf, at + 1);
       const valueStart = at;
       const first = buf[at];
       let kind: number;
       if (first === QUOTE) {
         kind = K_STRING;
-        at = closingQuote(buf, at, end) + 1;
+        at = stringEnd(buf, at, end);
       } else if (first === LBRACE || first === LBRACKET) {
         kind = first === LBRACE ? K_OBJECT : K_ARRAY;
         at = containerEnd(buf, at, end);
+        proven = NESTED;
+      } else if (first === 0x74 || first === 0x66 || first === 0x6e) {
+        kind = first === 0x6e ? K_NULL : K_BOOLEAN;
+        at = wordEnd(buf, at, end);
       } else {
-        kind = first === 0x74 || first === 0x66 ? K_BOOLEAN : first === 0x6e ? K_NULL : K_NUMBER;
-        at = scalarEnd(buf, at, end);
-        if (at === valueStart) return false;
+        kind = K_NUMBER;
+        at = numberEnd(buf, at, end);
       }
-      if (at <= 0) return false;
+      if (at < 0) return UNSURE;
       if (slot >= 0) {
         this.stamp[slot] = this.generation;
         this.kind[slot] = kind;
         this.from[slot] = valueStart;
         this.to[slot] = at;
       }
-      let next = buf[at];
-      if (next !== COMMA && next !== RBRACE) {
-        at = skipSpace(buf, at);
-        next = buf[at];
-      }
-      if (next !== COMMA) return next === RBRACE && this.rest(buf, at + 1, end);
+      at = skipSpace(buf, at);
+      if (at >= end) return UNSURE;
+      if (buf[at] !== COMMA) return buf[at] === RBRACE ? this.rest(buf, at + 1, end, proven) : UNSURE;
       at = skipSpace(buf, at + 1);
     }
   }
 
   /** Only whitespace may follow the object. */
-  private rest(buf: Buffer, from: number, end: number): boolean {
-    return from === end || (from < end && skipSpace(buf, from) >= end);
+  private rest(buf: Buffer, from: number, end: number, proven: number): number {
+    return from === end || (from < end && skipSpace(buf, from) >= end) ? proven : UNSURE;
   }
 
   private has(slot: number, kind: number): boolean {

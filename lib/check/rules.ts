@@ -9,7 +9,7 @@
  * already ended, or with empty ids, `command_completed` without `command`,
  * `tool_removed` for an item that never started, a missing `command_*` twin.
  */
-import { isWireType, TURN_END_TYPES } from '../events.js';
+import { KNOWN_TYPES, TURN_END_TYPES } from '../events.js';
 import { itemKey, RootThreads, ROOT_THREAD_TYPES, turnKey } from '../threads.js';
 import type { EventFields } from './fields.js';
 import { RESULT_STATUSES, schemaProblemsOf, TOOL_END, TURN_SCOPED, USAGE_FIELDS } from './schema.js';
@@ -38,13 +38,41 @@ interface ItemState {
   ended?: number;
 }
 
-/** The tool_* twin of each command_* type (all four are wire types; no other reaches the item rules). */
-const COMMAND_TWIN: ReadonlyMap<string, string> = new Map(
-  ['started', 'output_delta', 'completed', 'removed'].map((step) => [`command_${step}`, `tool_${step}`]),
-);
-
 /** Types written for the root thread only (runner.go filters them). */
 const ROOT_ONLY: ReadonlySet<string> = new Set(['turn_started', 'agent_message_delta', 'agent_message_final']);
+
+/** What the rules make of a wire type, worked out once per type instead of a set lookup per rule and event. */
+interface TypeRole {
+  /** thread_* and subagent_*: they name the root thread or an agent. */
+  namesThreads: boolean;
+  /** Belongs to an open turn (TURN_SCOPED). */
+  turnScoped: boolean;
+  rootOnly: boolean;
+  endsTurn: boolean;
+  /** For command_*: its tool_* twin. */
+  commandTwin: string | undefined;
+  /** tool_started, tool_output_delta, tool_completed, tool_removed, file_changed: the item rules. */
+  toolItem: boolean;
+}
+
+const ROLES: ReadonlyMap<string, TypeRole> = new Map(
+  KNOWN_TYPES.map((type) => [
+    type,
+    {
+      namesThreads: ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_'),
+      turnScoped: TURN_SCOPED.has(type),
+      rootOnly: ROOT_ONLY.has(type),
+      endsTurn: TURN_END_TYPES.has(type),
+      commandTwin: type.startsWith('command_') ? `tool_${type.slice('command_'.length)}` : undefined,
+      toolItem: type.startsWith('tool_') || type === 'file_changed',
+    },
+  ]),
+);
+
+/** The role of a wire type; undefined for a type the wire format does not name. */
+function roleOf(type: string): TypeRole | undefined {
+  return ROLES.get(type);
+}
 
 /** The rules' state for one input file. */
 export class StreamRules {
@@ -58,9 +86,9 @@ export class StreamRules {
   private readonly threads = new RootThreads();
   private readonly turns = new Map<string, TurnState>();
   private readonly items = new Map<string, ItemState>();
-  /** The previous event, for the command twin check; undefined after a bad line (unknown). */
-  private previous: { type: string; item: string | undefined } | undefined;
-  private previousKnown = true;
+  /** The previous event's type and item, for the command twin check; type undefined after a bad line (unknown). */
+  private previousType: string | undefined = '';
+  private previousItem: string | undefined;
   private errorRunId: { line: number; runId: string } | undefined;
   /** The turn found last (turns are never removed from the map, so it stays right). */
   private lastTurn: TurnState | undefined;
@@ -71,8 +99,7 @@ export class StreamRules {
   badLine(file: string, line: number): void {
     this.file ??= file;
     this.lastLine = line;
-    this.previous = undefined;
-    this.previousKnown = false;
+    this.previousType = undefined;
   }
 
   /** Applies every rule to one event. */
@@ -80,19 +107,20 @@ export class StreamRules {
     this.file ??= file;
     this.lastLine = line;
     const { type, thread, turn: turnId, item: itemId } = fields;
-    const previous = this.previous;
-    const previousKnown = this.previousKnown;
-    this.previous = { type, item: itemId };
-    this.previousKnown = true;
+    const previousType = this.previousType;
+    const previousItem = this.previousItem;
+    this.previousType = type;
+    this.previousItem = itemId;
 
     if (this.result !== undefined) this.afterResult(type, line, this.result.line, at);
-    if (!isWireType(type)) {
+    const role = roleOf(type);
+    if (role === undefined) {
       at('unknown-type', `unknown event type "${type}"`);
       return;
     }
     if (!fields.schemaHolds(type)) schemaProblemsOf(type, (name) => fields.kindOf(name), at);
 
-    if (ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_')) {
+    if (role.namesThreads) {
       this.threads.observe(type, thread, fields.agent);
       return;
     }
@@ -104,9 +132,15 @@ export class StreamRules {
       this.resultOrError(fields, line, at);
       return;
     }
-    if (!TURN_SCOPED.has(type) || turnId === undefined || thread === undefined) return;
-    this.turnEvent(fields, thread, turnId, line, at);
-    if (itemId !== undefined) this.itemEvent(type, thread, turnId, itemId, previousKnown ? previous : false, line, at);
+    if (!role.turnScoped || turnId === undefined || thread === undefined) return;
+    this.turnEvent(fields, role, thread, turnId, line, at);
+    if (itemId === undefined) return;
+    if (role.commandTwin !== undefined) {
+      // Right after a bad line, what came before is unknown: the twin cannot be judged.
+      if (previousType !== undefined && (previousType !== role.commandTwin || previousItem !== itemId)) {
+        at('command-without-tool', `${type} for item ${itemId} does not come right after its ${role.commandTwin}`);
+      }
+    } else if (role.toolItem) this.itemEvent(type, thread, turnId, itemId, line, at);
   }
 
   /** End-of-stream: a timeout race's lone turn_interrupted; whether the result is missing. */
@@ -189,9 +223,9 @@ export class StreamRules {
     return undefined;
   }
 
-  private turnEvent(fields: EventFields, thread: string, turnId: string, line: number, at: At): void {
+  private turnEvent(fields: EventFields, role: TypeRole, thread: string, turnId: string, line: number, at: At): void {
     const type = fields.type;
-    if (ROOT_ONLY.has(type) && this.threads.known && this.threads.role(thread) === 'child') {
+    if (role.rootOnly && this.threads.known && this.threads.role(thread) === 'child') {
       at('id-mismatch', `${type} on thread ${thread}, which is not the root thread (agent messages are written for the root thread only)`);
     }
     const turn = this.turnFor(type, thread, turnId, line, at);
@@ -202,7 +236,7 @@ export class StreamRules {
       return;
     }
     if (type === 'usage_updated' && fields.usage !== undefined) this.usage(turn, fields.usage, at);
-    if (TURN_END_TYPES.has(type)) {
+    if (role.endsTurn) {
       turn.ended = { type, line };
       if (type === 'turn_completed') {
         for (const item of turn.open) {
@@ -235,18 +269,8 @@ export class StreamRules {
     return item;
   }
 
-  /**
-   * Tool item rules. `previous` is the event before this one, or false when
-   * a bad line came before it (then a command twin cannot be judged).
-   */
-  private itemEvent(type: string, thread: string, turnId: string, itemId: string, previous: StreamRules['previous'] | false, line: number, at: At): void {
-    const tool = COMMAND_TWIN.get(type);
-    if (tool !== undefined) {
-      if (previous !== false && (previous === undefined || previous.type !== tool || previous.item !== itemId)) {
-        at('command-without-tool', `${type} for item ${itemId} does not come right after its ${tool}`);
-      }
-      return;
-    }
+  /** Tool item rules (tool_started, tool_output_delta, tool_completed, tool_removed, file_changed). */
+  private itemEvent(type: string, thread: string, turnId: string, itemId: string, line: number, at: At): void {
     const item = this.findItem(thread, turnId, itemId);
     if (type === 'tool_started') {
       if (item !== undefined) {
@@ -260,18 +284,17 @@ export class StreamRules {
       this.turns.get(tk)?.open.add(started);
       return;
     }
-    if (type === 'tool_output_delta' || TOOL_END.has(type) || type === 'file_changed') {
-      if (item === undefined) {
-        // item/removed is written for any removed item, a transient reconnect row included.
-        if (type !== 'tool_removed') at('tool-not-started', `${type} for tool item ${itemId}, which never started`);
-        return;
-      }
-      if (type === 'file_changed') return; // derived after tool_completed: the item has ended
-      if (item.ended !== undefined) at('tool-after-end', `${type} for tool item ${itemId}, which ended at line ${item.ended}`);
-      else if (TOOL_END.has(type)) {
-        item.ended = line;
-        this.turns.get(item.turnKey)?.open.delete(item);
-      }
+    const ends = TOOL_END.has(type);
+    if (item === undefined) {
+      // item/removed is written for any removed item, a transient reconnect row included.
+      if (type !== 'tool_removed') at('tool-not-started', `${type} for tool item ${itemId}, which never started`);
+      return;
+    }
+    if (type === 'file_changed') return; // derived after tool_completed: the item has ended
+    if (item.ended !== undefined) at('tool-after-end', `${type} for tool item ${itemId}, which ended at line ${item.ended}`);
+    else if (ends) {
+      item.ended = line;
+      this.turns.get(item.turnKey)?.open.delete(item);
     }
   }
 }
