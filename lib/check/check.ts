@@ -72,7 +72,7 @@ class Reporter {
 function fieldsOf(rec: EventRecord, reader: FieldReader): EventFields {
   const type = rec.type;
   if (rec instanceof LineRecord && reader.read(type, rec.source, rec.start, rec.end)) return reader;
-  return fieldsOfObject(type, rec.event as unknown as Record<string, unknown>);
+  return fieldsOfObject(type, rec.event);
 }
 
 /**

@@ -50,17 +50,18 @@ function usageOf(get: (name: string) => unknown): number[] | undefined {
 }
 
 /** The fields of a parsed event. */
-export function fieldsOfObject(type: string, event: Record<string, unknown>): EventFields {
+export function fieldsOfObject(type: string, event: object): EventFields {
+  const get = (name: string): unknown => (Object.hasOwn(event, name) ? Reflect.get(event, name) : undefined);
   return {
     type,
-    thread: str(event.thread_id),
-    turn: str(event.turn_id),
-    item: str(event.item_id),
-    agent: str(event.agent_id),
-    runId: str(event.run_id),
-    status: str(event.status),
-    usage: type === 'usage_updated' ? usageOf((name) => event[name]) : undefined,
-    kindOf: (name) => (Object.hasOwn(event, name) ? jsonType(event[name]) : undefined),
+    thread: str(get('thread_id')),
+    turn: str(get('turn_id')),
+    item: str(get('item_id')),
+    agent: str(get('agent_id')),
+    runId: str(get('run_id')),
+    status: str(get('status')),
+    usage: type === 'usage_updated' ? usageOf(get) : undefined,
+    kindOf: (name) => (Object.hasOwn(event, name) ? jsonType(get(name)) : undefined),
     schemaHolds: () => false,
   };
 }

@@ -195,7 +195,7 @@ export const RESULT_STATUSES: ReadonlySet<string> = new Set(['completed', 'faile
  */
 export const TURN_SCOPED: ReadonlySet<string> = new Set(
   KNOWN_TYPES.filter(
-    (type) => !FAMILIES.session!.includes(type) && !FAMILIES.subagent!.includes(type) && !['turn_started', 'error', 'result'].includes(type),
+    (type) => !(FAMILIES.session ?? []).includes(type) && !(FAMILIES.subagent ?? []).includes(type) && !['turn_started', 'error', 'result'].includes(type),
   ),
 );
 
