@@ -3,7 +3,7 @@
  * (WIRE-FORMAT-REFERENCE.md) and report every problem as
  * `FILE:LINE: rule: message`.
  *
- * Each input file is checked as its own stream (./rules.ts holds the
+ * Each input file is checked as its own stream (./stream-rules.ts holds the
  * cross-event rules and their per-file state). A line that is not an event is
  * a problem of its own (the core defines `badLine`, so the runner hands it
  * every bad line instead of reporting it). Where a user still wants to know
@@ -20,7 +20,7 @@ import { coreStream, type BadLine, type Core, type Emit } from '../core.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
 import { FieldReader, fieldsOfObject, type EventFields } from './fields.js';
-import { StreamRules, type At } from './rules.js';
+import { StreamRules, type At } from './stream-rules.js';
 import { RULE_SEVERITY } from './schema.js';
 
 /** Options of {@link createCheck}. */

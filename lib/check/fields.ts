@@ -171,7 +171,7 @@ export class FieldReader implements EventFields {
 
   private buf: Buffer = Buffer.alloc(0);
   /** Which line last set a slot (a stamp instead of clearing every slot per line). */
-  private readonly stamp = new Uint32Array(NAMES.length);
+  private readonly stamp = new Float64Array(NAMES.length); // exact to 2^53 lines: never wraps
   private readonly kind = new Uint8Array(NAMES.length);
   private readonly from = new Int32Array(NAMES.length);
   private readonly to = new Int32Array(NAMES.length);
@@ -185,10 +185,7 @@ export class FieldReader implements EventFields {
    * parse it: JSON.parse has the last word, and the message for a bad line).
    */
   read(type: string, buf: Buffer, start: number, end: number): boolean {
-    if (++this.generation === 0xffffffff) {
-      this.stamp.fill(0);
-      this.generation = 1;
-    }
+    this.generation++;
     this.buf = buf;
     this.type = type;
     const walked = this.walk(buf, start, end);
