@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createResult, type ResultMode } from '../lib/result/index.js';
-import { EXIT, runIfMain, SideOutput, UsageError, type ToolSpec } from '../lib/cli/index.js';
+import { runIfMain, SideOutput, UsageError, type ToolSpec } from '../lib/cli/index.js';
 
 export const spec: ToolSpec = {
   name: 'wuu-result',
@@ -50,16 +50,14 @@ Examples:
       try {
         side = new SideOutput(output, warn);
       } catch (err) {
-        throw new UsageError(`cannot write ${output}: ${(err as Error).message}`);
+        throw new UsageError(`cannot write ${output}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     const write = side && ((data: string | Buffer) => side.write(data));
     const mode: ResultMode = flags.bool('structured') ? 'structured' : flags.bool('json') ? 'json' : 'message';
     // Our own SIGINT/SIGTERM (the runner exits 130/143) must not read as a killed producer.
-    const core = createResult({ mode, tee, write, warn, interrupted });
-    // A failed write of the message is the run's failure (exit 1), whatever the result said.
-    const resultStatus = core.status?.bind(core);
-    core.status = () => (side?.failed ? EXIT.BAD_DATA : (resultStatus?.() ?? 0));
+    const writeFailed = side && (() => side.failed);
+    const core = createResult({ mode, tee, write, writeFailed, warn, interrupted });
     return { core, inputs: positionals };
   },
 };

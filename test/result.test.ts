@@ -113,6 +113,14 @@ t.test('core: statuses, a table', async (t) => {
   t.same(noMessage.out, ['\n'], 'a missing final_message prints an empty line');
 });
 
+t.test('core: a failed write of the output makes the status 1, whatever the result said', async (t) => {
+  for (const [name, status] of [['failed.jsonl', 3], ['run.jsonl', 0]] as const) {
+    const text = fs.readFileSync(legacy(name), 'utf8');
+    t.equal(runCore([['f', text]], { writeFailed: () => false }, true).status, status, `${name}: the write went through`);
+    t.equal(runCore([['f', text]], { writeFailed: () => true }, true).status, 1, `${name}: the write failed`);
+  }
+});
+
 t.test('core: --structured and --json', async (t) => {
   t.same(runCore([['s', fs.readFileSync(legacy('structured.jsonl'), 'utf8')]], { mode: 'structured' }).out, ['{"files":3,"ok":true}\n']);
   const none = runCore([['r', fs.readFileSync(legacy('run.jsonl'), 'utf8')]], { mode: 'structured' });

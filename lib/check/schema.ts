@@ -192,7 +192,7 @@ export const RESULT_STATUSES: ReadonlySet<string> = new Set(['completed', 'faile
  */
 export const TURN_SCOPED: ReadonlySet<string> = new Set(
   KNOWN_TYPES.filter(
-    (type) => !FAMILIES.session!.includes(type) && !FAMILIES.subagent!.includes(type) && !['turn_started', 'error', 'result'].includes(type),
+    (type) => !(FAMILIES.session ?? []).includes(type) && !(FAMILIES.subagent ?? []).includes(type) && !['turn_started', 'error', 'result'].includes(type),
   ),
 );
 
@@ -206,13 +206,28 @@ export function jsonType(value: unknown): string {
   return typeof value;
 }
 
-function typeMatches(value: unknown, type: FieldType): boolean {
-  return type === 'any' || jsonType(value) === type;
-}
-
 function article(type: string): string {
   if (type === 'null') return type;
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * Checks one event of type `type` against {@link SCHEMA}, given the JSON type
+ * name ({@link jsonType}) of each top-level field (undefined when absent), and
+ * hands each problem to `found` as a rule and a message. Unknown types have
+ * no problems (another rule warns).
+ */
+export function schemaProblemsOf(type: string, kindOf: (name: string) => string | undefined, found: (rule: string, message: string) => void): void {
+  const spec = SCHEMA.get(type);
+  if (spec === undefined) return;
+  for (const [name, field] of spec) {
+    const kind = kindOf(name);
+    if (kind === undefined) {
+      if (field.required) found('missing-field', `${type}: missing required field "${name}"`);
+    } else if (!field.types.some((wanted) => wanted === 'any' || wanted === kind)) {
+      found('wrong-type', `${type}: "${name}" is ${article(kind)}, expected ${field.types.map((wanted) => article(wanted)).join(' or ')}`);
+    }
+  }
 }
 
 /**
@@ -220,20 +235,11 @@ function article(type: string): string {
  * `[rule, message]` pairs. Unknown types return nothing (another rule warns).
  */
 export function schemaProblems(event: Record<string, unknown>): Array<[string, string]> {
-  const spec = SCHEMA.get(String(event.type));
-  if (spec === undefined) return [];
   const found: Array<[string, string]> = [];
-  for (const [name, field] of spec) {
-    if (!Object.hasOwn(event, name)) {
-      if (field.required) found.push(['missing-field', `${event.type}: missing required field "${name}"`]);
-      continue;
-    }
-    const value = event[name];
-    if (!field.types.some((type) => typeMatches(value, type))) {
-      const wanted = field.types.map((type) => article(type)).join(' or ');
-      found.push(['wrong-type', `${event.type}: "${name}" is ${article(jsonType(value))}, expected ${wanted}`]);
-    }
-  }
+  schemaProblemsOf(
+    String(event.type),
+    (name) => (Object.hasOwn(event, name) ? jsonType(event[name]) : undefined),
+    (rule, message) => found.push([rule, message]),
+  );
   return found;
 }
-

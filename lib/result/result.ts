@@ -54,6 +54,12 @@ export interface ResultOptions {
   tee?: boolean;
   /** Where the output goes instead of the stream (wuu-result --output FILE). */
   write?: (data: string | Buffer) => void;
+  /**
+   * Whether writing the output through `write` failed (a full disk): the
+   * status is then 1, bad data, whatever the result said, since the answer
+   * the caller asked for was not delivered.
+   */
+  writeFailed?: () => boolean;
   /** Diagnostics (status, errors, no result); the binary sends them to stderr, escaped. Default: dropped. */
   warn?: (message: string) => void;
   /**
@@ -156,11 +162,13 @@ export function createResult(options: ResultOptions = {}): Core {
       // Output stopped early (a closed pipe under --tee) and the file never ended: still no result.
       if (run.seen) finish(run.file ?? '-', emit);
     },
-    status: () => status,
+    status: () => (options.writeFailed?.() === true ? WRITE_FAILED : status),
   };
 }
 
 const NEWLINE = Buffer.from('\n');
+/** The status of a run whose output could not be written: the shared "bad data" status. */
+const WRITE_FAILED = 1;
 
 /** Object-mode stream version of {@link createResult}; its exit status is lost, use the core for it. */
 export function result(options: ResultOptions = {}): Transform {

@@ -1,0 +1,320 @@
+/**
+ * What wuu-check's rules read of one event, taken from a parsed object or
+ * straight from the line's bytes.
+ *
+ * The rules read a few ids, the result's status and run id, the four usage
+ * counters, and the JSON type of every field the schema names; no rule reads
+ * text (deltas, output, arguments), which is most of a stream's bytes. So a
+ * line is read by walking its top-level members once, proving each value
+ * valid JSON as it is skipped (./json-bytes.ts), and decoding only the
+ * handful of values a rule reads: one pass over the bytes, no string and no
+ * object for the rest. A line with a nested object or array is proven by the
+ * whole-line validator (lib/validate.ts) instead. A line the walk cannot
+ * vouch for (invalid, a key spelled with escapes, anything unusual) is parsed,
+ * so both roads give the same fields, and a bad line gets JSON.parse's message.
+ */
+import { isJsonEvent } from '../validate.js';
+import { BACKSLASH, containerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
+import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
+
+/** The fields of one event the rules read. */
+export interface EventFields {
+  type: string;
+  /** `thread_id`, `turn_id`, `item_id`, `agent_id`, `run_id`, `status` when strings. */
+  thread: string | undefined;
+  turn: string | undefined;
+  item: string | undefined;
+  agent: string | undefined;
+  runId: string | undefined;
+  status: string | undefined;
+  /** The four usage counters ({@link USAGE_FIELDS}) when all are numbers. */
+  usage: number[] | undefined;
+  /** The JSON type name ({@link jsonType}) of a top-level field; undefined when absent. */
+  kindOf(name: string): string | undefined;
+  /** True when the event surely meets its type's schema (false: ask schemaProblemsOf). */
+  schemaHolds(type: string): boolean;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function usageOf(get: (name: string) => unknown): number[] | undefined {
+  const now: number[] = [];
+  for (const name of USAGE_FIELDS) {
+    const value = get(name);
+    if (typeof value !== 'number') return undefined;
+    now.push(value);
+  }
+  return now;
+}
+
+/** The fields of a parsed event. */
+export function fieldsOfObject(type: string, event: object): EventFields {
+  const get = (name: string): unknown => (Object.hasOwn(event, name) ? Reflect.get(event, name) : undefined);
+  return {
+    type,
+    thread: str(get('thread_id')),
+    turn: str(get('turn_id')),
+    item: str(get('item_id')),
+    agent: str(get('agent_id')),
+    runId: str(get('run_id')),
+    status: str(get('status')),
+    usage: type === 'usage_updated' ? usageOf(get) : undefined,
+    kindOf: (name) => (Object.hasOwn(event, name) ? jsonType(get(name)) : undefined),
+    schemaHolds: () => false,
+  };
+}
+
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+
+// Kinds of a value, by its first byte.
+const K_STRING = 1;
+const K_NUMBER = 2;
+const K_BOOLEAN = 3;
+const K_NULL = 4;
+const K_OBJECT = 5;
+const K_ARRAY = 6;
+const KIND_NAMES = ['', 'string', 'number', 'boolean', 'null', 'object', 'array'];
+
+/** Every top-level field a rule reads: the schema's fields and the ids. */
+const NAMES: readonly string[] = [...new Set([...[...SCHEMA.values()].flatMap((spec) => [...spec.keys()]), 'agent_id', 'item_id', 'run_id', 'type'])];
+const SLOT = new Map(NAMES.map((name, slot) => [name, slot]));
+const slotOf = (name: string): number => SLOT.get(name) ?? -1;
+const THREAD = slotOf('thread_id');
+const TURN = slotOf('turn_id');
+const ITEM = slotOf('item_id');
+const AGENT = slotOf('agent_id');
+const RUN_ID = slotOf('run_id');
+const STATUS = slotOf('status');
+const TYPE = slotOf('type');
+const USAGE_SLOTS = USAGE_FIELDS.map(slotOf);
+
+// What a walk proved.
+const PROVEN = 0; // a valid JSON object, every byte judged
+const NESTED = 1; // well formed at the top, but a nested container was skipped unjudged
+const UNSURE = 2; // not proven (invalid, or a key spelled with escapes): JSON.parse decides
+
+/** Longest string value remembered for reuse (ids are short; text is not worth comparing). */
+const MAX_REMEMBERED = 256;
+
+/** The schema of each type by slot: accepted kinds as a bit mask (bit K_*), and whether required. */
+const SCHEMA_SLOTS = new Map(
+  [...SCHEMA].map(([type, spec]) => [
+    type,
+    [...spec].map(([name, field]) => ({
+      slot: slotOf(name),
+      kinds: field.types.reduce((mask, kind) => mask | (kind === 'any' ? 0xfe : 1 << KIND_NAMES.indexOf(kind)), 0),
+      required: field.required,
+    })),
+  ]),
+);
+
+/** A field name as bytes, for matching keys without making strings. */
+interface KeyEntry {
+  bytes: Buffer;
+  slot: number;
+}
+
+/** Keys by length, then by first byte: a key is matched with a few byte compares. */
+const KEYS: KeyEntry[][][] = [];
+for (const [slot, name] of NAMES.entries()) {
+  const bytes = Buffer.from(name, 'latin1');
+  const byLength = (KEYS[bytes.length] ??= []);
+  (byLength[bytes[0] ?? 0] ??= []).push({ bytes, slot });
+}
+
+function keySlot(buf: Buffer, open: number, close: number): number {
+  const candidates = KEYS[close - open - 1]?.[buf[open + 1] ?? 0];
+  if (candidates === undefined) return -1;
+  for (const { bytes, slot } of candidates) {
+    let k = 1;
+    while (k < bytes.length && buf[open + 1 + k] === bytes[k]) k++;
+    if (k === bytes.length) return slot;
+  }
+  return -1;
+}
+
+/** A small non-negative integer without a string; otherwise what JSON.parse makes of the (valid) number. */
+function numberAt(buf: Buffer, start: number, end: number): number {
+  if (end - start <= 15) {
+    let value = 0;
+    let k = start;
+    for (; k < end; k++) {
+      const digit = (buf[k] ?? 0) - 0x30;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (k === end && k > start) return value;
+  }
+  return JSON.parse(buf.toString('latin1', start, end)) as number;
+}
+
+/**
+ * Reads the fields of lines known to be valid JSON objects from their bytes.
+ * One reader serves one checker; the fields it returns stay valid until its
+ * next `read` (they are read in place, to spare an object per line).
+ */
+export class FieldReader implements EventFields {
+  type = '';
+  thread: string | undefined;
+  turn: string | undefined;
+  item: string | undefined;
+  agent: string | undefined;
+  runId: string | undefined;
+  status: string | undefined;
+  usage: number[] | undefined;
+
+  private buf: Buffer = Buffer.alloc(0);
+  /** Which line last set a slot (a stamp instead of clearing every slot per line). */
+  private readonly stamp = new Float64Array(NAMES.length); // exact to 2^53 lines: never wraps
+  private readonly kind = new Uint8Array(NAMES.length);
+  private readonly from = new Int32Array(NAMES.length);
+  private readonly to = new Int32Array(NAMES.length);
+  private generation = 0;
+  /** Each slot's last plain ASCII string value (see {@link FieldReader.string}). */
+  private readonly lastString: Array<string | undefined> = [];
+
+  /**
+   * Reads the line `buf[start..end)` of type `type` (its `type` as the runner
+   * read it); false when the line is not proven a valid event this way (then
+   * parse it: JSON.parse has the last word, and the message for a bad line).
+   */
+  read(type: string, buf: Buffer, start: number, end: number): boolean {
+    this.generation++;
+    this.buf = buf;
+    this.type = type;
+    const walked = this.walk(buf, start, end);
+    if (walked === UNSURE || (walked === NESTED && !isJsonEvent(buf, start, end)) || !this.has(TYPE, K_STRING)) return false;
+    this.thread = this.string(THREAD);
+    this.turn = this.string(TURN);
+    this.item = this.string(ITEM);
+    // The rest only where a rule reads them (fieldsOfObject reads them always; no rule looks elsewhere).
+    const ends = type === 'result' || type === 'error';
+    this.agent = type.startsWith('subagent_') ? this.string(AGENT) : undefined;
+    this.runId = ends ? this.string(RUN_ID) : undefined;
+    this.status = ends ? this.string(STATUS) : undefined;
+    this.usage = type === 'usage_updated' ? this.counters() : undefined;
+    return true;
+  }
+
+  /**
+   * Whether every field the schema names for `type` is present with an
+   * accepted JSON type (then there is no schema problem to word), by slot.
+   */
+  schemaHolds(type: string): boolean {
+    const wanted = SCHEMA_SLOTS.get(type);
+    if (wanted === undefined) return false;
+    for (const { slot, kinds, required } of wanted) {
+      if (this.stamp[slot] !== this.generation) {
+        if (required) return false;
+      } else if ((kinds & (1 << (this.kind[slot] ?? 0))) === 0) return false;
+    }
+    return true;
+  }
+
+  kindOf(name: string): string | undefined {
+    const slot = SLOT.get(name);
+    return slot === undefined || this.stamp[slot] !== this.generation ? undefined : KIND_NAMES[this.kind[slot] ?? 0];
+  }
+
+  /**
+   * Walks the top-level members, judging each scalar value as it is skipped,
+   * and records each member a rule reads (the last of duplicates wins, as in
+   * JSON.parse).
+   */
+  private walk(buf: Buffer, start: number, end: number): number {
+    let at = skipSpace(buf, start);
+    if (buf[at] !== LBRACE) return UNSURE;
+    at = skipSpace(buf, at + 1);
+    let proven = PROVEN;
+    if (buf[at] === RBRACE) return this.rest(buf, at + 1, end, proven);
+    for (;;) {
+      if (buf[at] !== QUOTE) return UNSURE;
+      const keyEnd = plainKeyEnd(buf, at, end);
+      if (keyEnd < 0) return UNSURE;
+      const slot = keySlot(buf, at, keyEnd - 1);
+      at = skipSpace(buf, keyEnd);
+      if (buf[at] !== COLON) return UNSURE;
+      at = skipSpace(buf, at + 1);
+      const valueStart = at;
+      const first = buf[at];
+      let kind: number;
+      if (first === QUOTE) {
+        kind = K_STRING;
+        at = stringEnd(buf, at, end);
+      } else if (first === LBRACE || first === LBRACKET) {
+        kind = first === LBRACE ? K_OBJECT : K_ARRAY;
+        at = containerEnd(buf, at, end);
+        proven = NESTED;
+      } else if (first === 0x74 || first === 0x66 || first === 0x6e) {
+        kind = first === 0x6e ? K_NULL : K_BOOLEAN;
+        at = wordEnd(buf, at, end);
+      } else {
+        kind = K_NUMBER;
+        at = numberEnd(buf, at, end);
+      }
+      if (at < 0) return UNSURE;
+      if (slot >= 0) {
+        this.stamp[slot] = this.generation;
+        this.kind[slot] = kind;
+        this.from[slot] = valueStart;
+        this.to[slot] = at;
+      }
+      at = skipSpace(buf, at);
+      if (at >= end) return UNSURE;
+      if (buf[at] !== COMMA) return buf[at] === RBRACE ? this.rest(buf, at + 1, end, proven) : UNSURE;
+      at = skipSpace(buf, at + 1);
+    }
+  }
+
+  /** Only whitespace may follow the object. */
+  private rest(buf: Buffer, from: number, end: number, proven: number): number {
+    return from === end || (from < end && skipSpace(buf, from) >= end) ? proven : UNSURE;
+  }
+
+  private has(slot: number, kind: number): boolean {
+    return this.stamp[slot] === this.generation && this.kind[slot] === kind;
+  }
+
+  /**
+   * A string member's value; escapes and non-ASCII bytes are decoded as
+   * JSON.parse decodes the line. The same bytes as the slot's last value give
+   * the same string object back: ids repeat line after line, and a string
+   * that is not new costs no garbage and hashes once for the rules' maps.
+   */
+  private string(slot: number): string | undefined {
+    if (!this.has(slot, K_STRING)) return undefined;
+    const from = (this.from[slot] ?? 0) + 1;
+    const to = (this.to[slot] ?? 0) - 1;
+    const buf = this.buf;
+    const last = this.lastString[slot];
+    if (last !== undefined && last.length === to - from) {
+      let k = 0;
+      while (k < last.length && last.charCodeAt(k) === buf[from + k]) k++;
+      if (k === last.length) return last;
+    }
+    for (let k = from; k < to; k++) {
+      const byte = buf[k] ?? 0;
+      // The quotes around the value are ASCII, so its bytes decode alone exactly as within the line.
+      if (byte === BACKSLASH || byte >= 0x80) return JSON.parse(buf.toString('utf8', from - 1, to + 1)) as string;
+    }
+    // Plain ASCII: its characters are its bytes, so the next line's bytes compare to it directly.
+    const value = buf.toString('latin1', from, to);
+    if (to - from <= MAX_REMEMBERED) this.lastString[slot] = value;
+    return value;
+  }
+
+  private counters(): number[] | undefined {
+    const now: number[] = [];
+    for (const slot of USAGE_SLOTS) {
+      if (!this.has(slot, K_NUMBER)) return undefined;
+      now.push(numberAt(this.buf, this.from[slot] ?? 0, this.to[slot] ?? 0));
+    }
+    return now;
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * wuu-check's byte-level road (lib/check/fields.ts, json-bytes.ts) against
+ * the parsed road it replaces: the same problems, byte for byte, on producer
+ * lines (which take the byte road) and on every kind of line that must fall
+ * back to JSON.parse (escaped keys, duplicate keys, odd key order, nested
+ * containers, whitespace, invalid JSON, lines cut across chunk boundaries).
+ */
+import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spec as checkSpec } from '../bin/wuu-check.js';
+import type { ToolSpec } from '../lib/cli/index.js';
+import type { Core } from '../lib/core.js';
+import { createCheck } from '../lib/check/index.js';
+import { FieldReader, fieldsOfObject } from '../lib/check/fields.js';
+import { containerEnd, numberEnd, plainKeyEnd, stringEnd, wordEnd } from '../lib/check/json-bytes.js';
+import { InvalidLineError, LineRecord, makeRecord, parseEventBytes, type Output } from '../lib/jsonl.js';
+import { chunked, ROOT } from './helpers.js';
+import { runIn } from './runner-harness.js';
+
+/** The parsed road: the runner parses every line and the core sees plain objects (no bytes to read). */
+function parsedRoad(core: Core): Core {
+  return {
+    ...core,
+    needsParse: undefined,
+    push: (rec, emit) => core.push(makeRecord(rec.event, rec), emit),
+  };
+}
+
+const parsedSpec: ToolSpec = {
+  ...checkSpec,
+  create(ctx) {
+    const made = checkSpec.create(ctx);
+    if (!('core' in made)) throw new Error('wuu-check declares a core');
+    return { ...made, core: parsedRoad(made.core) };
+  },
+};
+
+const TH = '20260101-100000-0000';
+const TU = `${TH}-turn-0001`;
+const IT = `${TU}-item-1`;
+const ids = `"thread_id":"${TH}","turn_id":"${TU}"`;
+
+/** Producer-shaped lines (sorted keys, compact): each must take the byte road. */
+const PRODUCER = [
+  `{"cwd":"/w","model":"m","provider":"p",${ids.replace(`,"turn_id":"${TU}"`, '')},"type":"thread_started"}`,
+  `{${ids},"type":"turn_started"}`,
+  `{"delta":"a \\u003cb\\u003e \\"q\\" \\\\ \\n é €",${ids},"type":"agent_message_delta"}`,
+  `{"cache_creation_tokens":2560,"cache_read_tokens":8192,"input_tokens":2264,"output_tokens":368,${ids},"type":"usage_updated"}`,
+  `{"cache_creation_tokens":0,"cache_read_tokens":-0,"input_tokens":1.5e3,"output_tokens":12345678901234567890,${ids},"type":"usage_updated"}`,
+  `{"arguments":"{\\"path\\":\\"a.ts\\"}","item_id":"${IT}","name":"read_file",${ids},"type":"tool_started"}`,
+  `{"delta":"out","item_id":"${IT}",${ids},"type":"tool_output_delta"}`,
+  `{"error":"","item_id":"${IT}","name":"read_file","status":"completed",${ids},"type":"tool_completed"}`,
+  `{"awaiting_auto_continuation":false,"input_tokens":1,"output_tokens":2,${ids},"trace_path":"","type":"turn_completed"}`,
+  `{"error":"","final_message":"done","run_id":"run-${TH}","status":"completed",${ids},"trace_path":"","type":"result"}`,
+  `{"agent_id":"ag_1","agent_type":"x","status":"running",${ids.replace(`,"turn_id":"${TU}"`, '')},"type":"subagent_started"}`,
+  `{"delta":null,"thread_id":7,"turn_id":true,"type":"agent_message_delta"}`,
+  `{"type":"future_event"}`,
+  `{}`.replace('}', '"type":"x"}'),
+];
+
+/** Valid lines the walk leaves to JSON.parse or to the whole-line validator: same fields either way. */
+const FALLBACK_VALID = [
+  `{"thread\\u005fid":"${TH}","turn_id":"${TU}","type":"turn_started"}`,
+  `{"typ\\u0065":"result","type":"result"}`,
+  `{${ids},"todo":{"todos":[{"a":"}]"}]},"type":"todo_updated"}`,
+  `{"permissions":{"mode":"standard"},"type":"session_configured","x":[1,[2,{"y":"]"}]]}`,
+  ` { "thread_id" : "${TH}" , "turn_id" : "${TU}" , "type" : "turn_started" } \r`,
+  `{"type":"turn_started",${ids}}`,
+  `{${ids},"thread_id":5,"type":"turn_started"}`,
+  `{"thread_id":5,${ids},"type":"turn_started"}`,
+  `{"type":7,"type":"agent_message_delta","delta":"d",${ids}}`,
+  `{"__proto__":{"thread_id":"x"},${ids},"type":"turn_started"}`,
+  `{"thread_id":"é\\u00e9\\ud800",${ids.replace(`"thread_id":"${TH}",`, '')},"type":"turn_started"}`,
+  `{"run_id":"r\\u00e9","status":"weird\\u0007","type":"result"}`,
+];
+
+/** Lines that are not events: the byte road must throw what parsing throws. */
+const INVALID = [
+  `{${ids},"type":"turn_started",}`,
+  `{${ids},"type":"turn_started"}x`,
+  `{"input_tokens":01,${ids},"type":"usage_updated"}`,
+  `{"input_tokens":1.,${ids},"type":"usage_updated"}`,
+  `{"input_tokens":+1,${ids},"type":"usage_updated"}`,
+  `{"input_tokens":1e,${ids},"type":"usage_updated"}`,
+  `{"input_tokens":-,${ids},"type":"usage_updated"}`,
+  `{"delta":"a\tb",${ids},"type":"agent_message_delta"}`,
+  `{"delta":"a\\xb",${ids},"type":"agent_message_delta"}`,
+  `{"delta":"a\\u12g4",${ids},"type":"agent_message_delta"}`,
+  `{"delta":tru,${ids},"type":"agent_message_delta"}`,
+  `{"delta":nul,${ids},"type":"agent_message_delta"}`,
+  `{"delta":[1,}],${ids},"type":"agent_message_delta"}`,
+  `{"delta":{"a":01},${ids},"type":"agent_message_delta"}`,
+  `{"delta" "x",${ids},"type":"agent_message_delta"}`,
+  `{"del\tta":"x",${ids},"type":"agent_message_delta"}`,
+  `{"delta":"x" ${ids},"type":"agent_message_delta"}`,
+  `{"delta":"x",${ids},"type":"agent_message_delta"`,
+  `{"delta":"x",${ids},"type":"agent_message_delta"}}`,
+  `[{"type":"x"}]`,
+  `{"type":"x","type":5}`,
+];
+
+/** The problems one core writes for the given lines as records (one file). */
+function problems(lines: string[], road: 'bytes' | 'object'): string {
+  const core = createCheck({ json: true });
+  const out: Output[] = [];
+  const emit = (o: Output) => out.push(o);
+  lines.forEach((text, i) => {
+    const rec = new LineRecord(Buffer.from(text), 'f', i + 1);
+    core.push(road === 'bytes' ? rec : makeRecord(rec.event, rec), emit);
+  });
+  core.endFile?.('f', emit);
+  return out.join('');
+}
+
+t.test('producer lines take the byte road; the fields equal the parsed ones', async (t) => {
+  const reader = new FieldReader();
+  for (const text of PRODUCER) {
+    const buf = Buffer.from(`xx${text}\nyy`);
+    const event = JSON.parse(text) as Record<string, unknown>;
+    const type = String(event.type);
+    t.ok(reader.read(type, buf, 2, 2 + Buffer.byteLength(text)), `byte road: ${text}`);
+    const parsed = fieldsOfObject(type, event);
+    for (const key of ['thread', 'turn', 'item', 'usage'] as const) t.same(reader[key], parsed[key], `${key} of ${text}`);
+    for (const name of ['thread_id', 'turn_id', 'delta', 'input_tokens', 'todo', 'nothing']) t.equal(reader.kindOf(name), parsed.kindOf(name), `kind of ${name}`);
+  }
+  t.same(reader.usage, undefined, 'usage only on usage_updated');
+});
+
+t.test('a repeated id comes back as the same string; a changed one is read anew', async (t) => {
+  const reader = new FieldReader();
+  const line = (turn: string) => Buffer.from(`{"thread_id":"${TH}","turn_id":"${turn}","type":"turn_started"}`);
+  reader.read('turn_started', line('a1'), 0, line('a1').length);
+  t.equal(reader.turn, 'a1');
+  reader.read('turn_started', line('a2'), 0, line('a2').length);
+  t.equal(reader.turn, 'a2');
+  reader.read('turn_started', line('b2'), 0, line('b2').length);
+  t.equal(reader.turn, 'b2');
+  reader.read('turn_started', line('é'), 0, line('é').length);
+  t.equal(reader.turn, 'é');
+  const long = 'L'.repeat(300);
+  reader.read('turn_started', line(long), 0, line(long).length);
+  t.equal(reader.turn, long);
+  reader.read('turn_started', line(long), 0, line(long).length);
+  t.equal(reader.turn, long);
+});
+
+t.test('the walk leaves what it cannot prove to JSON.parse', async (t) => {
+  const reader = new FieldReader();
+  for (const text of INVALID) {
+    const buf = Buffer.from(text);
+    t.notOk(reader.read('agent_message_delta', buf, 0, buf.length), `not proven: ${text}`);
+  }
+  const escaped = Buffer.from(FALLBACK_VALID[0] ?? '');
+  t.notOk(reader.read('turn_started', escaped, 0, escaped.length), 'an escaped key');
+  const typeless = Buffer.from('{"thread_id":"a"}');
+  t.notOk(reader.read('turn_started', typeless, 0, typeless.length), 'no string type member');
+  const nested = Buffer.from(FALLBACK_VALID[2] ?? '');
+  t.ok(reader.read('todo_updated', nested, 0, nested.length), 'a nested container proven by the whole-line validator');
+  const empty = Buffer.from(' {} ');
+  t.notOk(reader.read('x', empty, 0, empty.length), 'an empty object has no type');
+});
+
+t.test('both roads report the same problems, byte for byte', async (t) => {
+  for (const lines of [PRODUCER, FALLBACK_VALID, [...PRODUCER, ...FALLBACK_VALID, ...PRODUCER]]) {
+    t.equal(problems(lines, 'bytes'), problems(lines, 'object'));
+  }
+  t.match(problems(FALLBACK_VALID, 'bytes'), /wrong-type/, 'the table does find problems');
+});
+
+t.test('a line that is not an event throws what parsing it throws', async (t) => {
+  for (const text of INVALID) {
+    const parsed = parseEventBytes(Buffer.from(text));
+    const core = createCheck();
+    const out: Output[] = [];
+    t.throws(() => core.push(new LineRecord(Buffer.from(text), 'f', 3), (o) => out.push(o)), new InvalidLineError('error' in parsed ? parsed.error : '', 'f', 3, Buffer.from(text)), text);
+    t.same(out, [], 'nothing reported before the throw');
+  }
+});
+
+t.test('json-bytes: each token judged as JSON.parse judges it', async (t) => {
+  const judge = (text: string) => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const b = (text: string) => Buffer.from(`${text},`);
+  for (const text of ['""', '"a"', '"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\u00e9\\uD800"', '"é€\u{1F600}"', '"a\tb"', '"\\x"', '"\\u12"', '"\\u12g4"', '"abc', '"\\', '"\\u']) {
+    const length = Buffer.byteLength(text);
+    t.equal(stringEnd(b(text), 0, length) === length, judge(text), `string ${JSON.stringify(text)}`);
+  }
+  for (const text of ['0', '-0', '12', '1.5', '1e5', '1E+5', '1e-5', '-1.5e300', '01', '1.', '.5', '+1', '-', '1e', '1e+', '-01', '1.5.5']) {
+    const end = numberEnd(b(text), 0, text.length);
+    t.equal(end === text.length, judge(text), `number ${text}`);
+  }
+  for (const text of ['true', 'false', 'null', 'tru', 'nul', 'fals', 'nulx', 'x']) {
+    t.equal(wordEnd(b(text), 0, text.length) === text.length, judge(text), `word ${text}`);
+  }
+  t.equal(wordEnd(Buffer.from('true'), 0, 3), -1, 'a word cut by the end');
+  t.equal(plainKeyEnd(Buffer.from('"type":'), 0, 7), 6);
+  t.equal(plainKeyEnd(Buffer.from('"ty\\u0070e":'), 0, 12), -1, 'escaped key');
+  t.equal(plainKeyEnd(Buffer.from('"type'), 0, 5), -1, 'cut key');
+  t.equal(containerEnd(Buffer.from('{"a":["}",{"b":"\\"]"}]},'), 0, 24), 23);
+  t.equal(containerEnd(Buffer.from('{"a":[1'), 0, 7), -1, 'unclosed');
+  t.equal(containerEnd(Buffer.from('{"a":"x'), 0, 7), -1, 'cut string');
+  t.equal(containerEnd(Buffer.from(`["${'\\"'.repeat(40)}"]`), 0, 84), 84, 'escaped quotes past the short prefix');
+});
+
+/** Fixture and example lines, each also bent in the ways that must fall back. */
+function corpus(): Buffer {
+  const files = [
+    ...fs.readdirSync(path.join(ROOT, 'test/fixtures/check')).map((f) => path.join(ROOT, 'test/fixtures/check', f)),
+    ...['run.jsonl', 'failed.jsonl', 'timeout.jsonl', 'busy.jsonl'].map((f) => path.join(ROOT, 'examples', f)),
+  ];
+  const lines = files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter((l) => l !== ''));
+  const bends: Array<(l: string) => string> = [
+    (l) => l,
+    (l) => l.replace('"thread_id"', '"thread\\u005fid"'),
+    (l) => l.replace(/^\{/, '{ ').replaceAll(',"', ' , "'),
+    (l) => l.replace(/\}$/, ',"thread_id":5}'),
+    (l) => l.replace(/^\{/, '{"item_id":"dup",'),
+    (l) => l.replace(/:(\d+)/, ':0$1'),
+    (l) => l.replace(/:"([^"]*)"/, ':"$1\\n\\u00e9"'),
+    (l) => l.replace(/:"([^"]*)"/, ':"$1\t"'),
+    (l) => l.replace(/:"([^"]*)"/, ':[1,{"a":"]"}]'),
+    (l) => l.replace(/\}$/, ',}'),
+    (l) => l.slice(0, Math.floor(l.length / 2)),
+    (l) => l.replace(/"type":"([a-z_]*)"/, '"type":"$1","type":"future_x"'),
+    (l) => l.replace(/"input_tokens":\d+/, '"input_tokens":"3"'),
+    (l) => l.replace(/"output_tokens":\d+/, '"output_tokens":0'),
+    (l) => '',
+  ];
+  const out = lines.map((l, i) => (bends[i % 7 === 0 ? (i >> 3) % bends.length : 0] ?? ((x: string) => x))(l));
+  // Ends in a cut line (no newline), as a killed producer leaves it.
+  return Buffer.from(`${out.join('\n')}\n${lines.slice(0, 5).join('\n')}\n${(lines[6] ?? '').slice(0, 30)}`);
+}
+
+t.test('runner: the byte road writes what the parsed road writes, in odd chunk sizes', async (t) => {
+  const input = corpus();
+  const expected = await runIn(parsedSpec, ['--json'], [input]);
+  t.match(expected.stdout, /bad-line/);
+  t.match(expected.stdout, /wrong-type/);
+  t.match(expected.stdout, /cut-line/);
+  for (const size of [1, 7, 61, 4096, input.length]) {
+    const r = await runIn(checkSpec, ['--json'], chunked(input, size));
+    t.equal(r.stdout, expected.stdout, `chunks of ${size}`);
+    t.equal(r.stderr, expected.stderr, `chunks of ${size}: summary`);
+    t.equal(r.code, expected.code);
+  }
+  const text = await runIn(checkSpec, [], chunked(input, 13));
+  const textExpected = await runIn(parsedSpec, [], [input]);
+  t.equal(text.stdout, textExpected.stdout, 'text output');
+});
