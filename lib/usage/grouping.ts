@@ -8,7 +8,7 @@
 import { DATE_SOURCES, type Calendar } from './dates.js';
 import { unitKey } from './ledger.js';
 import type { Pricer } from './prices.js';
-import { TOKEN_FIELDS, type Tokens, type UsageDim, type UsageUnit } from './types.js';
+import { addTokens, type Tokens, type UsageDim, type UsageUnit } from './types.js';
 
 /** Sums of one row: exact tokens and cost. */
 export interface Sums extends Tokens {
@@ -27,13 +27,20 @@ const NO_DATE = 1 << DATE_SOURCES.length;
 
 /** The date sources of sums, as `session_id`, `mtime+session_id`, ... (`none` for a unit without time). */
 export function dateSources(s: Sums): string {
-  const names: string[] = [];
-  DATE_SOURCES.forEach((name, i) => {
-    if (s.dates & (1 << i)) names.push(name);
-  });
-  if (s.dates & NO_DATE) names.push('none');
-  return names.sort().join('+');
+  let text = dateSourceNames[s.dates];
+  if (text === undefined) {
+    const names: string[] = [];
+    DATE_SOURCES.forEach((name, i) => {
+      if (s.dates & (1 << i)) names.push(name);
+    });
+    if (s.dates & NO_DATE) names.push('none');
+    text = dateSourceNames[s.dates] = names.sort().join('+');
+  }
+  return text;
 }
+
+/** {@link dateSources} by bit set (a few dozen at most), worked out once each: every row asks. */
+const dateSourceNames: Array<string | undefined> = [];
 
 /** Whether some day of the sums comes from a guess (a file's mtime, now, or nothing) rather than the run itself. */
 export function guessedDate(s: Sums): boolean {
@@ -172,7 +179,7 @@ export function addUnit(sums: Sums, unit: UsageUnit, cost: bigint | null): void 
   if (unit.kind === 'turn') sums.turns++;
   else if (unit.kind === 'agent') sums.agents++;
   sums.dates |= unit.date_source === null ? NO_DATE : 1 << DATE_SOURCES.indexOf(unit.date_source);
-  for (const f of TOKEN_FIELDS) sums[f] += unit[f];
+  addTokens(sums, unit);
   if (cost === null) sums.unpriced = true;
   else sums.cost += cost;
 }

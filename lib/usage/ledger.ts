@@ -22,7 +22,21 @@ function runKey(unit: UsageUnit): string | undefined {
   return unit.thread_id !== '' && unit.run_id !== null && unit.run_id !== '' ? `r\u0000${unit.thread_id}\u0000${unit.run_id}` : undefined;
 }
 
-const j = (v: string | null) => JSON.stringify(v);
+/** JSON texts of the strings that repeat across units (files, models, runs, sources), kept while few. */
+const quotedCache = new Map<string, string>();
+const MAX_QUOTED = 4096;
+
+/** A string (or null) as JSON text; the report writes the same few values thousands of times. */
+function j(v: string | null): string {
+  if (v === null) return 'null';
+  let text = quotedCache.get(v);
+  if (text === undefined) {
+    text = JSON.stringify(v);
+    if (quotedCache.size >= MAX_QUOTED) quotedCache.clear();
+    quotedCache.set(v, text);
+  }
+  return text;
+}
 
 /** Canonical JSON text of a unit (fixed field order, token counts as exact digits): the --json line. */
 export function unitJson(u: UsageUnit, extra = ''): string {
