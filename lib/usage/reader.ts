@@ -8,7 +8,7 @@
  * Under --strict every line is validated.
  */
 import { badLineMessage, LineSplitter, readLine, type Line } from '../jsonl.js';
-import { lastMemberOpen } from '../scan.js';
+import { lastMemberOpen, topLevelString } from '../scan.js';
 import { judgeBadLine, type BadLinePolicy } from '../cli/policy.js';
 import type { UsageScanner } from './scanner.js';
 import { USAGE_TYPES } from './types.js';
@@ -58,6 +58,18 @@ export function tailNeeded(src: Buffer, start: number, end: number): boolean | u
     return true;
   }
   return false;
+}
+
+/**
+ * Whether a line whose tail is not its type (`file_changed` ends in
+ * `"workspace_revision":0}`, `session_configured` in `"workspace_root":...}`)
+ * names a type wuu-usage reads, by the shared structural scan readLine would
+ * run for it (lib/scan.ts topLevelString), without building a record; undefined
+ * when the scan cannot vouch for a type (then readLine parses and judges it).
+ */
+export function scannedNeeded(src: Buffer, start: number, end: number): boolean | undefined {
+  const type = topLevelString(src, 'type', start, end);
+  return type === undefined ? undefined : USAGE_TYPES.has(type);
 }
 
 /**
@@ -163,7 +175,7 @@ export class InputReader {
       } else if (strict) {
         this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
       } else {
-        const needed = tailNeeded(chunk, from, nl);
+        const needed = tailNeeded(chunk, from, nl) ?? scannedNeeded(chunk, from, nl);
         if (needed === false) this.scanner.seen(line);
         else if (needed !== true || !this.fast(chunk, from, nl, line)) this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
       }

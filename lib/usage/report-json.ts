@@ -16,6 +16,19 @@ function derived(t: Tokens): string {
   return `"prompt_tokens":${promptOf(t)},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
 }
 
+/** JSON texts of row keys and agents: a few distinct values, written on thousands of rows. */
+const quoted = new Map<string, string>();
+function quote(value: string | null): string {
+  if (value === null) return 'null';
+  let text = quoted.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    if (quoted.size >= 4096) quoted.clear();
+    quoted.set(value, text);
+  }
+  return text;
+}
+
 /** The `"cost_usd"` member of a cost (null when unknown). */
 function costJson(cost: bigint | null): string {
   return `,"cost_usd":${cost === null ? 'null' : usdDecimal(cost)}`;
@@ -39,12 +52,13 @@ export function renderJson(report: UsageReport): string {
     lines.push(unitJson(unit, `,${derived(unit)}${priced ? costJson(report.costs[i] ?? null) : ''}`));
   });
   const by = JSON.stringify(report.by.join(','));
-  const cols = keyColumns(report.by);
+  // `,"FIELD":` of each key column, once.
+  const names = keyColumns(report.by).map(([field]) => `,${JSON.stringify(field)}:`);
   for (const row of report.rows) {
     let keys = '';
-    cols.forEach(([field], i) => (keys += `,${JSON.stringify(field)}:${JSON.stringify(row.keys[i] ?? null)}`));
-    const model = row.kind === 'model' ? `,"breakdown_model":${JSON.stringify(row.model ?? '')}` : '';
-    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${JSON.stringify(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
+    names.forEach((name, i) => (keys += name + quote(row.keys[i] ?? null)));
+    const model = row.kind === 'model' ? `,"breakdown_model":${quote(row.model ?? '')}` : '';
+    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${quote(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
   }
   const t = report.totals;
   lines.push(
