@@ -225,7 +225,7 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
   const subagents = newSums();
   const all = newSums();
   units.forEach((unit, i) => {
-    const cost = pricer ? costs[i]! : 0n;
+    const cost = pricer ? (costs[i] ?? null) : 0n;
     const keys = cols.map(([field], k) => (k === fileAt ? null : columnValue(unit, field, calendar)));
     const sortKey = JSON.stringify(keys);
     // --by turn: every turn and every subagent is a row of its own.
@@ -264,8 +264,8 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
       const agent = side === 'main' ? 'main' : (group.agent ?? 'subagents');
       rows.push({ kind: 'row', keys: group.keys, agent, sums });
       if (!options.breakdown) continue;
-      for (const model of Array.from(group.models.keys()).sort()) {
-        const part = group.models.get(model)![side];
+      for (const [model, parts] of Array.from(group.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const part = parts[side];
         if (part !== undefined) rows.push({ kind: 'model', keys: group.keys, agent, model, sums: part });
       }
     }

@@ -33,6 +33,8 @@ const TYPE = Buffer.from('type');
 const MAX_TYPE_BYTES = 48;
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
+/** `current` between lines. */
+const NO_LINE: Line = { source: EMPTY, start: 0, end: 0, line: 0, terminated: true };
 
 /** The usage types as bytes, by length, for a comparison that allocates nothing. */
 const NEEDED_BY_LENGTH = new Map<number, Buffer[]>();
@@ -91,7 +93,8 @@ export class InputReader {
   stopped = false;
   /** Physical lines so far (the splitter sees only some of them). */
   private lineNo = 0;
-  private current: Line | undefined;
+  /** The line readLine is reading (its `bad` callback reports it). */
+  private current: Line = NO_LINE;
   private readonly handler: Parameters<typeof readLine>[2];
   private readonly onSplit: (line: Line) => void;
   /** The last bad line's number: a bad line right after it continues a streak (every line is good or bad); 0: a streak from the previous input goes on. */
@@ -117,7 +120,7 @@ export class InputReader {
         else this.scanner.seen(rec.line);
       },
       bad: (reason: string) => {
-        const line = this.current!;
+        const line = this.current;
         // A producer killed mid-write leaves a cut last line (trap 11): a
         // fact about the run, reported like the missing result, not bad data.
         const verdict = judgeBadLine(badLines, line);
@@ -147,7 +150,8 @@ export class InputReader {
     }
     this.current = line;
     readLine(this.file, line, this.handler);
-    this.current = undefined;
+    // No chunk is kept past its line.
+    this.current = NO_LINE;
   }
 
   /**
