@@ -16,10 +16,9 @@ function derived(t: Tokens): string {
   return `"prompt_tokens":${promptOf(t)},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
 }
 
-/** JSON texts of row keys and agents: a few distinct values, written on thousands of rows. */
+/** JSON texts of agents and models: a few distinct values, written on thousands of rows. */
 const quoted = new Map<string, string>();
-function quote(value: string | null): string {
-  if (value === null) return 'null';
+function quote(value: string): string {
   let text = quoted.get(value);
   if (text === undefined) {
     text = JSON.stringify(value);
@@ -44,9 +43,34 @@ export function sumsMembers(s: Sums, priced: boolean): string {
   );
 }
 
+/**
+ * Lines joined a few hundred at a time: each line is built as a rope of many
+ * small pieces, and thousands of them held until one final join would all
+ * survive young-generation collections (copied, then promoted); a joined
+ * batch is one flat string and the pieces die young.
+ */
+class Lines {
+  private readonly batches: string[] = [];
+  private batch: string[] = [];
+
+  push(line: string): void {
+    this.batch.push(line);
+    if (this.batch.length === 256) {
+      this.batches.push(this.batch.join('\n'));
+      this.batch = [];
+    }
+  }
+
+  /** The text: every line, each ended by a newline. */
+  text(): string {
+    if (this.batch.length > 0) this.batches.push(this.batch.join('\n'));
+    return this.batches.join('\n') + '\n';
+  }
+}
+
 /** Renders the report as JSON lines. */
 export function renderJson(report: UsageReport): string {
-  const lines: string[] = [];
+  const lines = new Lines();
   const priced = report.priced;
   report.units.forEach((unit, i) => {
     lines.push(unitJson(unit, `,${derived(unit)}${priced ? costJson(report.costs[i] ?? null) : ''}`));
@@ -56,7 +80,8 @@ export function renderJson(report: UsageReport): string {
   const names = keyColumns(report.by).map(([field]) => `,${JSON.stringify(field)}:`);
   for (const row of report.rows) {
     let keys = '';
-    names.forEach((name, i) => (keys += name + quote(row.keys[i] ?? null)));
+    // Keys are mostly ids (one per row): quoted afresh, not through the cache of few values.
+    names.forEach((name, i) => (keys += name + JSON.stringify(row.keys[i] ?? null)));
     const model = row.kind === 'model' ? `,"breakdown_model":${quote(row.model ?? '')}` : '';
     lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${quote(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
   }
@@ -65,5 +90,5 @@ export function renderJson(report: UsageReport): string {
     `{"kind":"total","by":${by},${sumsMembers(t.main.sums, priced)},"subagents":{${sumsMembers(t.subagents.sums, priced)}},` +
       `"all":{${sumsMembers(t.all.sums, priced)}}${priced ? `,"unpriced_models":${JSON.stringify(report.unpriced)}` : ''}}`,
   );
-  return lines.join('\n') + '\n';
+  return lines.text();
 }
