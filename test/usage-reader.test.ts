@@ -141,3 +141,20 @@ t.test('files: plain, gzip and -j workers give the report stdin gives', async (t
   const stdin = await usageRun(['--json', '--no-cost'], { stdin: texts.join('') });
   t.same(totalOf(stdin.stdout), totalOf(general), 'stdin (the runner) too');
 });
+
+t.test('unit lines: the JSON-text cache of few-valued fields stays exact past its size', async (t) => {
+  const { quoteFew, unitJson } = await import('../lib/usage/ledger.js');
+  const odd = 'm"\\\u0001\u2028é';
+  t.equal(quoteFew(odd), JSON.stringify(odd));
+  t.equal(quoteFew(null), 'null');
+  for (let i = 0; i < 2100; i++) {
+    const model = `model-${i}-${odd}`;
+    const unit = { kind: 'run' as const, file: `f${i % 3}`, line: i, thread_id: `th${i}`, run_id: null, run_status: null, provider: 'p', model, time: null, date_source: null, input_tokens: 1n, cache_creation_tokens: 2n, cache_read_tokens: 3n, output_tokens: BigInt(i) };
+    const parsed = JSON.parse(unitJson(unit)) as Record<string, unknown>;
+    if (parsed.model !== model || parsed.output_tokens !== i || quoteFew(model) !== JSON.stringify(model)) {
+      t.fail(`unit ${i}`);
+      return;
+    }
+  }
+  t.pass('2100 distinct models, each written exactly');
+});

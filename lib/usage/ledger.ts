@@ -27,7 +27,7 @@ const quotedCache = new Map<string, string>();
 const MAX_QUOTED = 1024;
 
 /** A string (or null) of few values as JSON text, each worked out once: the report writes them thousands of times. */
-function q(v: string | null): string {
+export function quoteFew(v: string | null): string {
   if (v === null) return 'null';
   let text = quotedCache.get(v);
   if (text === undefined) {
@@ -48,17 +48,17 @@ export function unitJson(u: UsageUnit, extra = ''): string {
   let head: string;
   let tail: string;
   if (u.kind === 'turn') {
-    head = `{"kind":"turn","file":${q(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`;
-    tail = `,"end":${q(u.end)},"source":${q(u.source)}`;
+    head = `{"kind":"turn","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`;
+    tail = `,"end":${quoteFew(u.end)},"source":${quoteFew(u.source)}`;
   } else if (u.kind === 'agent') {
-    head = `{"kind":"agent","file":${q(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${q(u.agent_type)},"agent_status":${q(u.agent_status)}`;
-    tail = `,"source":${q(u.source)}`;
+    head = `{"kind":"agent","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${quoteFew(u.agent_type)},"agent_status":${quoteFew(u.agent_status)}`;
+    tail = `,"source":${quoteFew(u.source)}`;
   } else {
-    head = `{"kind":"run","file":${q(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)}`;
+    head = `{"kind":"run","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)}`;
     tail = '';
   }
   return (
-    `${head},"run_id":${j(u.run_id)},"run_status":${q(u.run_status)},"provider":${q(u.provider)},"model":${q(u.model)},"time":${j(u.time)},"date_source":${q(u.date_source)}${tail}` +
+    `${head},"run_id":${j(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${j(u.time)},"date_source":${quoteFew(u.date_source)}${tail}` +
     `,"input_tokens":${u.input_tokens},"cache_creation_tokens":${u.cache_creation_tokens},"cache_read_tokens":${u.cache_read_tokens},"output_tokens":${u.output_tokens}${extra}}`
   );
 }

@@ -6,7 +6,7 @@
  * that read numbers as doubles lose digits beyond 2^53, `--merge` does not.
  */
 import { cacheHit, dateSources, keyColumns, type Sums, type UsageReport } from './grouping.js';
-import { unitJson } from './ledger.js';
+import { quoteFew, unitJson } from './ledger.js';
 import { usdDecimal } from './prices.js';
 import { promptOf, type Tokens } from './types.js';
 
@@ -14,18 +14,6 @@ import { promptOf, type Tokens } from './types.js';
 function derived(t: Tokens): string {
   const hit = cacheHit(t);
   return `"prompt_tokens":${promptOf(t)},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
-}
-
-/** JSON texts of agents and models: a few distinct values, written on thousands of rows. */
-const quoted = new Map<string, string>();
-function quote(value: string): string {
-  let text = quoted.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    if (quoted.size >= 4096) quoted.clear();
-    quoted.set(value, text);
-  }
-  return text;
 }
 
 /** The `"cost_usd"` member of a cost (null when unknown). */
@@ -82,8 +70,8 @@ export function renderJson(report: UsageReport): string {
     let keys = '';
     // Keys are mostly ids (one per row): quoted afresh, not through the cache of few values.
     names.forEach((name, i) => (keys += name + JSON.stringify(row.keys[i] ?? null)));
-    const model = row.kind === 'model' ? `,"breakdown_model":${quote(row.model ?? '')}` : '';
-    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${quote(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
+    const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
+    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${quoteFew(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
   }
   const t = report.totals;
   lines.push(
