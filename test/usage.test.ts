@@ -167,6 +167,30 @@ t.test('parseUnitLine: every --json line is accepted; others say why', async (t)
   t.equal(parseUnitLine('[1]'), 'not a wuu-usage --json line (not an object)');
   t.equal(parseUnitLine('{"kind":"x"}'), 'not a wuu-usage --json line (kind "x")');
   t.match(parseUnitLine('{"kind":"turn","file":"f"}'), /bad or missing 'thread_id'/);
+  // Each field checked, the first bad one named (strings, nullable strings, provider, date_source, line, counts, source).
+  const turn = { kind: 'turn', file: 'f', line: 3, thread_id: 'th', turn_id: 'tu', run_id: null, run_status: null, provider: 'p', model: 'm', time: null, date_source: null, end: null, source: 'usage_updated', input_tokens: 1, cache_creation_tokens: 2, cache_read_tokens: 3, output_tokens: 4 };
+  const agent = { ...turn, kind: 'agent', turn_id: undefined, end: undefined, agent_id: 'a', agent_type: 'x', agent_status: 'completed', source: 'report' };
+  const line = (o: object) => JSON.stringify(o);
+  t.match(parseUnitLine(line(turn)), { kind: 'turn', input_tokens: 1n, provider: 'p', source: 'usage_updated' });
+  t.match(parseUnitLine(line(agent)), { kind: 'agent', agent_id: 'a', agent_type: 'x', agent_status: 'completed', source: 'report' });
+  t.match(parseUnitLine(line({ ...turn, kind: 'run', provider: undefined, date_source: undefined })), { kind: 'run', provider: '', date_source: null });
+  const cases: Array<[object, string]> = [
+    [{ ...turn, model: 1 }, `turn line: bad or missing 'model'`],
+    [{ ...turn, turn_id: null }, `turn line: bad or missing 'turn_id'`],
+    [{ ...agent, agent_status: null }, `agent line: bad or missing 'agent_status'`],
+    [{ ...turn, run_status: 5 }, `turn line: bad or missing 'run_status'`],
+    [{ ...turn, end: false }, `turn line: bad or missing 'end'`],
+    [{ ...turn, provider: null }, `turn line: bad or missing 'provider'`],
+    [{ ...turn, date_source: 'sundial' }, `turn line: bad or missing 'date_source'`],
+    [{ ...turn, line: -1 }, `turn line: bad or missing 'line'`],
+    [{ ...turn, line: '3' }, `turn line: bad or missing 'line'`],
+    [{ ...turn, cache_read_tokens: undefined }, `turn line: bad or missing 'cache_read_tokens'`],
+    [{ ...turn, output_tokens: -4 }, 'turn line: output_tokens is negative (-4)'],
+    [{ ...turn, source: 'guess' }, `turn line: bad or missing 'source'`],
+    [{ ...agent, source: 'usage_updated' }, `agent line: bad or missing 'source'`],
+    [{ ...turn, model: 1, line: -1 }, `turn line: bad or missing 'model'`],
+  ];
+  for (const [o, message] of cases) t.equal(parseUnitLine(line(o)), `wuu-usage --json ${message}`, message);
 });
 
 t.test('tail type sniffing: only the producer shape, never a quoted look-alike', async (t) => {

@@ -1,12 +1,22 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BenchCase } from '../types.js';
+
+const reference = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'reference.js');
 
 /**
  * `wuu-usage --json` against jq doing the same job on one stream: keep the
  * last usage_updated per ROOT-thread turn and the last report per subagent,
  * then total them (jq must parse every line; wuu-usage skips lines of other
  * types as bytes, by the type at the line's tail). Issue 20: at most 1.15x a
- * byte-level loop that finds usage_updated lines with Buffer.indexOf and
- * parses only those (bench/reference.ts `usage`).
+ * byte-level loop that sums the same fields (bench/reference.ts `usage`: the
+ * type sniffed from each line's tail, only the lines of the types a report
+ * reads parsed, one priced line per turn and subagent written).
+ *
+ * The loop the issue was first measured against (`usage-snapshots`: only
+ * usage_updated lines, found by Buffer.indexOf, one total line; no turn
+ * ends, root threads, subagents, models, prices or per-turn lines) did not do
+ * the same job; it is kept as a peer row, for comparison, without a target.
  */
 const JQ_USAGE =
   'reduce inputs as $e ({t: {}, a: {}, r: {}};' +
@@ -25,6 +35,7 @@ const cases: BenchCase[] = [
     jqArgs: ['-n', '-c', JQ_USAGE],
     minRatioVsJq: 2,
     maxRssMb: 150,
+    peers: [{ name: 'usage-snapshots', command: [process.execPath, reference, 'usage-snapshots'] }],
     profile: true,
   },
 ];

@@ -36,11 +36,21 @@ const WALL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{
 const OFFSET_RE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /** A wall-clock time (no offset) as `YYYY-MM-DDTHH:MM:SS[.fff]`, or undefined when it is no real time. */
-function wallTime(y: string, mo: string, d: string, h = '00', mi = '00', s = '00', frac = ''): string | undefined {
-  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  const iso = new Date(ms).toISOString();
-  if (Number.isNaN(ms) || iso.slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) return undefined;
+function wallTime(y = '', mo = '', d = '', h = '00', mi = '00', s = '00', frac = ''): string | undefined {
+  // Checked by arithmetic, not a Date round trip (this runs for every run and thread read):
+  // the same verdict, Date.UTC's years 0-99 (taken as 1900-1999) included.
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   return `${y}-${mo}-${d}T${h}:${mi}:${s}${frac.slice(0, 4)}`;
+}
+
+/** Days of a month (1-12) of the proleptic Gregorian calendar, as Date counts them. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Whether a unit's time is a wall-clock time (no offset: read in the report's zone). */
@@ -55,7 +65,7 @@ export function isWallTime(time: string): boolean {
 export function sessionTime(id: string | null | undefined): string | undefined {
   if (typeof id !== 'string') return undefined;
   const m = /^(?:run-)?(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-./.exec(id);
-  return m === null ? undefined : wallTime(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6]);
+  return m === null ? undefined : wallTime(m[1], m[2], m[3], m[4], m[5], m[6]);
 }
 
 /**
@@ -68,7 +78,7 @@ export function timeOfValue(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) ms = value < 1e11 ? value * 1000 : value;
   else if (typeof value === 'string' && value !== '') {
     const wall = WALL_RE.exec(value.trim());
-    if (wall !== null) return wallTime(wall[1]!, wall[2]!, wall[3]!, wall[4], wall[5], wall[6], wall[7]);
+    if (wall !== null) return wallTime(wall[1], wall[2], wall[3], wall[4], wall[5], wall[6], wall[7]);
     // Other text is taken only with an offset (RFC 3339, or Date's own forms with a zone name).
     if (!OFFSET_RE.test(value.trim()) && !/\b(?:GMT|UTC)\b/.test(value)) return undefined;
     ms = Date.parse(value);

@@ -9,7 +9,7 @@ import { exactCacheHitRatio } from '../events.js';
 import { DATE_SOURCES, type Calendar } from './dates.js';
 import { unitKey } from './ledger.js';
 import type { Pricer } from './prices.js';
-import { TOKEN_FIELDS, type Tokens, type UsageDim, type UsageUnit } from './types.js';
+import { addTokens, type Tokens, type UsageDim, type UsageUnit } from './types.js';
 
 /** Sums of one row: exact tokens and cost. */
 export interface Sums extends Tokens {
@@ -28,13 +28,20 @@ const NO_DATE = 1 << DATE_SOURCES.length;
 
 /** The date sources of sums, as `session_id`, `mtime+session_id`, ... (`none` for a unit without time). */
 export function dateSources(s: Sums): string {
-  const names: string[] = [];
-  DATE_SOURCES.forEach((name, i) => {
-    if (s.dates & (1 << i)) names.push(name);
-  });
-  if (s.dates & NO_DATE) names.push('none');
-  return names.sort().join('+');
+  let text = dateSourceNames[s.dates];
+  if (text === undefined) {
+    const names: string[] = [];
+    DATE_SOURCES.forEach((name, i) => {
+      if (s.dates & (1 << i)) names.push(name);
+    });
+    if (s.dates & NO_DATE) names.push('none');
+    text = dateSourceNames[s.dates] = names.sort().join('+');
+  }
+  return text;
 }
+
+/** {@link dateSources} by bit set (a few dozen at most), worked out once each: every row asks. */
+const dateSourceNames: Array<string | undefined> = [];
 
 /** Whether some day of the sums comes from a guess (a file's mtime, now, or nothing) rather than the run itself. */
 export function guessedDate(s: Sums): boolean {
@@ -173,7 +180,7 @@ export function addUnit(sums: Sums, unit: UsageUnit, cost: bigint | null): void 
   if (unit.kind === 'turn') sums.turns++;
   else if (unit.kind === 'agent') sums.agents++;
   sums.dates |= unit.date_source === null ? NO_DATE : 1 << DATE_SOURCES.indexOf(unit.date_source);
-  for (const f of TOKEN_FIELDS) sums[f] += unit[f];
+  addTokens(sums, unit);
   if (cost === null) sums.unpriced = true;
   else sums.cost += cost;
 }
@@ -219,7 +226,7 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
   const subagents = newSums();
   const all = newSums();
   units.forEach((unit, i) => {
-    const cost = pricer ? costs[i]! : 0n;
+    const cost = pricer ? (costs[i] ?? null) : 0n;
     const keys = cols.map(([field], k) => (k === fileAt ? null : columnValue(unit, field, calendar)));
     const sortKey = JSON.stringify(keys);
     // --by turn: every turn and every subagent is a row of its own.
@@ -258,8 +265,8 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
       const agent = side === 'main' ? 'main' : (group.agent ?? 'subagents');
       rows.push({ kind: 'row', keys: group.keys, agent, sums });
       if (!options.breakdown) continue;
-      for (const model of Array.from(group.models.keys()).sort()) {
-        const part = group.models.get(model)![side];
+      for (const [model, parts] of Array.from(group.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const part = parts[side];
         if (part !== undefined) rows.push({ kind: 'model', keys: group.keys, agent, model, sums: part });
       }
     }

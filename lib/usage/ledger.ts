@@ -22,24 +22,43 @@ function runKey(unit: UsageUnit): string | undefined {
   return unit.thread_id !== '' && unit.run_id !== null && unit.run_id !== '' ? `r\u0000${unit.thread_id}\u0000${unit.run_id}` : undefined;
 }
 
-const j = (v: string | null) => JSON.stringify(v);
+/** JSON texts of the fields with few values (files, providers, models, statuses, sources), kept while few. */
+const quotedCache = new Map<string, string>();
+const MAX_QUOTED = 1024;
+
+/** A string (or null) of few values as JSON text, each worked out once: the report writes them thousands of times. */
+export function quoteFew(v: string | null): string {
+  if (v === null) return 'null';
+  let text = quotedCache.get(v);
+  if (text === undefined) {
+    text = JSON.stringify(v);
+    if (quotedCache.size >= MAX_QUOTED) quotedCache.clear();
+    quotedCache.set(v, text);
+  }
+  return text;
+}
+
+/** A string (or null) of many values (ids, times) as JSON text: a cache would only churn. */
+function j(v: string | null): string {
+  return v === null ? 'null' : JSON.stringify(v);
+}
 
 /** Canonical JSON text of a unit (fixed field order, token counts as exact digits): the --json line. */
 export function unitJson(u: UsageUnit, extra = ''): string {
   let head: string;
   let tail: string;
   if (u.kind === 'turn') {
-    head = `{"kind":"turn","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`;
-    tail = `,"end":${j(u.end)},"source":${j(u.source)}`;
+    head = `{"kind":"turn","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`;
+    tail = `,"end":${quoteFew(u.end)},"source":${quoteFew(u.source)}`;
   } else if (u.kind === 'agent') {
-    head = `{"kind":"agent","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${j(u.agent_type)},"agent_status":${j(u.agent_status)}`;
-    tail = `,"source":${j(u.source)}`;
+    head = `{"kind":"agent","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${quoteFew(u.agent_type)},"agent_status":${quoteFew(u.agent_status)}`;
+    tail = `,"source":${quoteFew(u.source)}`;
   } else {
-    head = `{"kind":"run","file":${j(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)}`;
+    head = `{"kind":"run","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)}`;
     tail = '';
   }
   return (
-    `${head},"run_id":${j(u.run_id)},"run_status":${j(u.run_status)},"provider":${j(u.provider)},"model":${j(u.model)},"time":${j(u.time)},"date_source":${j(u.date_source)}${tail}` +
+    `${head},"run_id":${j(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${j(u.time)},"date_source":${quoteFew(u.date_source)}${tail}` +
     `,"input_tokens":${u.input_tokens},"cache_creation_tokens":${u.cache_creation_tokens},"cache_read_tokens":${u.cache_read_tokens},"output_tokens":${u.output_tokens}${extra}}`
   );
 }

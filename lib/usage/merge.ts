@@ -17,10 +17,31 @@ import { DATE_SOURCES, type DateSource } from './dates.js';
 import { UsageLedger } from './ledger.js';
 import type { ScanPolicy } from './reader.js';
 import { renderUsage, type RenderOptions } from './render.js';
-import { tokenValue } from './tokens.js';
-import { TOKEN_FIELDS, type AgentUnit, type TurnUnit, type UsageUnit, type Warn } from './types.js';
+import { tokenValue, type TokenField } from './tokens.js';
+import type { AgentUnit, TurnUnit, UsageUnit, Warn } from './types.js';
 
 const DERIVED = new Set(['row', 'model', 'total']);
+const TURN_SOURCES: ReadonlySet<string> = new Set<TurnUnit['source']>(['usage_updated', 'turn_completed', 'none']);
+const AGENT_SOURCES: ReadonlySet<string> = new Set<AgentUnit['source']>(['report', 'child_thread']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTurnSource(value: string): value is TurnUnit['source'] {
+  return TURN_SOURCES.has(value);
+}
+
+function isAgentSource(value: string): value is AgentUnit['source'] {
+  return AGENT_SOURCES.has(value);
+}
+
+function isDateSource(value: unknown): value is DateSource {
+  return DATE_SOURCES.some((source) => source === value);
+}
+
+/** Why a unit line is not one: thrown by the field readers, caught by {@link parseUnitLine}. */
+class NotAUnit extends Error {}
 
 /** Reads one line of a `--json` report: a unit, `null` for a derived line (row, total), or an error message. */
 export function parseUnitLine(text: string, raw?: Buffer): UsageUnit | null | string {
@@ -30,51 +51,82 @@ export function parseUnitLine(text: string, raw?: Buffer): UsageUnit | null | st
   } catch {
     return 'not a wuu-usage --json line (not valid JSON)';
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a wuu-usage --json line (not an object)';
-  const v = value as Record<string, unknown>;
-  if (typeof v.kind === 'string' && DERIVED.has(v.kind)) return null;
-  if (v.kind !== 'turn' && v.kind !== 'agent' && v.kind !== 'run') return `not a wuu-usage --json line (kind ${JSON.stringify(v.kind ?? null)})`;
-  const bad = (field: string) => `wuu-usage --json ${v.kind} line: bad or missing '${field}'`;
-  const own = v.kind === 'turn' ? ['source', 'turn_id'] : v.kind === 'agent' ? ['source', 'agent_id', 'agent_type', 'agent_status'] : [];
-  const strings = ['file', 'thread_id', 'model', ...own];
-  for (const f of strings) if (typeof v[f] !== 'string') return bad(f);
-  for (const f of ['run_id', 'run_status', 'time', ...(v.kind === 'turn' ? ['end'] : [])]) if (v[f] !== null && v[f] !== undefined && typeof v[f] !== 'string') return bad(f);
-  if (v.provider !== undefined && typeof v.provider !== 'string') return bad('provider');
+  if (!isRecord(value)) return 'not a wuu-usage --json line (not an object)';
+  const kind = value.kind;
+  if (typeof kind === 'string' && DERIVED.has(kind)) return null;
+  if (kind !== 'turn' && kind !== 'agent' && kind !== 'run') return `not a wuu-usage --json line (kind ${JSON.stringify(kind ?? null)})`;
+  try {
+    return readUnit(value, kind, raw);
+  } catch (err) {
+    if (err instanceof NotAUnit) return err.message;
+    throw err;
+  }
+}
+
+/**
+ * The unit of a parsed unit line, its fields checked in a fixed order (the
+ * first bad one is named): strings, then nullable strings, provider,
+ * date_source, line, the counts, and the source's value last.
+ */
+function readUnit(v: Record<string, unknown>, kind: UsageUnit['kind'], raw: Buffer | undefined): UsageUnit {
+  const bad = (field: string) => new NotAUnit(`wuu-usage --json ${kind} line: bad or missing '${field}'`);
+  const text = (field: string): string => {
+    const x = v[field];
+    if (typeof x !== 'string') throw bad(field);
+    return x;
+  };
+  const nullable = (field: string): string | null => {
+    const x = v[field] ?? null;
+    if (x !== null && typeof x !== 'string') throw bad(field);
+    return x;
+  };
+  const file = text('file');
+  const thread = text('thread_id');
+  const model = text('model');
+  const source = kind === 'run' ? '' : text('source');
+  const turnId = kind === 'turn' ? text('turn_id') : '';
+  const agent = kind === 'agent' ? [text('agent_id'), text('agent_type'), text('agent_status')] : [];
+  const runId = nullable('run_id');
+  const runStatus = nullable('run_status');
+  const time = nullable('time');
+  const end = kind === 'turn' ? nullable('end') : null;
+  const provider = v.provider === undefined ? '' : v.provider;
+  if (typeof provider !== 'string') throw bad('provider');
   // Parts written before date_source existed have none (null).
   const dateSource = v.date_source ?? null;
-  if (dateSource !== null && !(DATE_SOURCES as readonly unknown[]).includes(dateSource)) return bad('date_source');
-  if (!Number.isSafeInteger(v.line) || (v.line as number) < 0) return bad('line');
-  const tokens: Record<string, bigint> = {};
-  for (const f of TOKEN_FIELDS) {
-    if (v[f] === undefined) return bad(f);
-    const t = tokenValue(v[f], raw, f);
-    if (typeof t === 'string') return `wuu-usage --json ${v.kind} line: ${t}`;
-    tokens[f] = t;
-  }
-  const base = {
-    file: v.file as string,
-    line: v.line as number,
-    thread_id: v.thread_id as string,
-    run_id: (v.run_id ?? null) as string | null,
-    run_status: (v.run_status ?? null) as string | null,
-    provider: (v.provider ?? '') as string,
-    model: v.model as string,
-    time: (v.time ?? null) as string | null,
-    date_source: dateSource as DateSource | null,
-    input_tokens: tokens.input_tokens!,
-    cache_creation_tokens: tokens.cache_creation_tokens!,
-    cache_read_tokens: tokens.cache_read_tokens!,
-    output_tokens: tokens.output_tokens!,
+  if (dateSource !== null && !isDateSource(dateSource)) throw bad('date_source');
+  const line = v.line;
+  if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 0) throw bad('line');
+  const count = (field: TokenField): bigint => {
+    const x = v[field];
+    if (x === undefined) throw bad(field);
+    const n = tokenValue(x, raw, field);
+    if (typeof n === 'string') throw new NotAUnit(`wuu-usage --json ${kind} line: ${n}`);
+    return n;
   };
-  if (v.kind === 'run') return { kind: 'run', ...base };
-  if (v.kind === 'turn') {
-    const source = v.source as TurnUnit['source'];
-    if (source !== 'usage_updated' && source !== 'turn_completed' && source !== 'none') return bad('source');
-    return { kind: 'turn', ...base, turn_id: v.turn_id as string, end: (v.end ?? null) as string | null, source };
+  const base = {
+    file,
+    line,
+    thread_id: thread,
+    run_id: runId,
+    run_status: runStatus,
+    provider,
+    model,
+    time,
+    date_source: dateSource,
+    input_tokens: count('input_tokens'),
+    cache_creation_tokens: count('cache_creation_tokens'),
+    cache_read_tokens: count('cache_read_tokens'),
+    output_tokens: count('output_tokens'),
+  };
+  if (kind === 'run') return { kind: 'run', ...base };
+  if (kind === 'turn') {
+    if (!isTurnSource(source)) throw bad('source');
+    return { kind: 'turn', ...base, turn_id: turnId, end, source };
   }
-  const source = v.source as AgentUnit['source'];
-  if (source !== 'report' && source !== 'child_thread') return bad('source');
-  return { kind: 'agent', ...base, agent_id: v.agent_id as string, agent_type: v.agent_type as string, agent_status: v.agent_status as string, source };
+  if (!isAgentSource(source)) throw bad('source');
+  const [agentId = '', agentType = '', agentStatus = ''] = agent;
+  return { kind: 'agent', ...base, agent_id: agentId, agent_type: agentType, agent_status: agentStatus, source };
 }
 
 /** Reads one `--json` line into the ledger; a line that is not one is thrown as an InvalidLineError. */

@@ -8,7 +8,7 @@
  * Under --strict every line is validated.
  */
 import { badLineMessage, LineSplitter, readLine, type Line } from '../jsonl.js';
-import { lastMemberOpen } from '../scan.js';
+import { lastMemberOpen, topLevelString } from '../scan.js';
 import { judgeBadLine, type BadLinePolicy } from '../cli/policy.js';
 import type { UsageScanner } from './scanner.js';
 import { USAGE_TYPES } from './types.js';
@@ -33,6 +33,8 @@ const TYPE = Buffer.from('type');
 const MAX_TYPE_BYTES = 48;
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
+/** `current` between lines. */
+const NO_LINE: Line = { source: EMPTY, start: 0, end: 0, line: 0, terminated: true };
 
 /** The usage types as bytes, by length, for a comparison that allocates nothing. */
 const NEEDED_BY_LENGTH = new Map<number, Buffer[]>();
@@ -61,6 +63,18 @@ export function tailNeeded(src: Buffer, start: number, end: number): boolean | u
 }
 
 /**
+ * Whether a line whose tail is not its type (`file_changed` ends in
+ * `"workspace_revision":0}`, `session_configured` in `"workspace_root":...}`)
+ * names a type wuu-usage reads, by the shared structural scan readLine would
+ * run for it (lib/scan.ts topLevelString), without building a record; undefined
+ * when the scan cannot vouch for a type (then readLine parses and judges it).
+ */
+export function scannedNeeded(src: Buffer, start: number, end: number): boolean | undefined {
+  const type = topLevelString(src, 'type', start, end);
+  return type === undefined ? undefined : USAGE_TYPES.has(type);
+}
+
+/**
  * The type named by a line's tail when the line ends `,"type":"NAME"}` (or
  * `{"type":"NAME"}`); undefined for any other shape.
  */
@@ -79,7 +93,8 @@ export class InputReader {
   stopped = false;
   /** Physical lines so far (the splitter sees only some of them). */
   private lineNo = 0;
-  private current: Line | undefined;
+  /** The line readLine is reading (its `bad` callback reports it). */
+  private current: Line = NO_LINE;
   private readonly handler: Parameters<typeof readLine>[2];
   private readonly onSplit: (line: Line) => void;
   /** The last bad line's number: a bad line right after it continues a streak (every line is good or bad); 0: a streak from the previous input goes on. */
@@ -105,7 +120,7 @@ export class InputReader {
         else this.scanner.seen(rec.line);
       },
       bad: (reason: string) => {
-        const line = this.current!;
+        const line = this.current;
         // A producer killed mid-write leaves a cut last line (trap 11): a
         // fact about the run, reported like the missing result, not bad data.
         const verdict = judgeBadLine(badLines, line);
@@ -135,7 +150,8 @@ export class InputReader {
     }
     this.current = line;
     readLine(this.file, line, this.handler);
-    this.current = undefined;
+    // No chunk is kept past its line.
+    this.current = NO_LINE;
   }
 
   /**
@@ -163,7 +179,7 @@ export class InputReader {
       } else if (strict) {
         this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
       } else {
-        const needed = tailNeeded(chunk, from, nl);
+        const needed = tailNeeded(chunk, from, nl) ?? scannedNeeded(chunk, from, nl);
         if (needed === false) this.scanner.seen(line);
         else if (needed !== true || !this.fast(chunk, from, nl, line)) this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
       }

@@ -6,7 +6,7 @@
  * that read numbers as doubles lose digits beyond 2^53, `--merge` does not.
  */
 import { cacheHit, dateSources, keyColumns, type Sums, type UsageReport } from './grouping.js';
-import { unitJson } from './ledger.js';
+import { quoteFew, unitJson } from './ledger.js';
 import { usdDecimal } from './prices.js';
 import { promptOf, type Tokens } from './types.js';
 
@@ -31,25 +31,52 @@ export function sumsMembers(s: Sums, priced: boolean): string {
   );
 }
 
+/**
+ * Lines joined a few hundred at a time: each line is built as a rope of many
+ * small pieces, and thousands of them held until one final join would all
+ * survive young-generation collections (copied, then promoted); a joined
+ * batch is one flat string and the pieces die young.
+ */
+class Lines {
+  private readonly batches: string[] = [];
+  private batch: string[] = [];
+
+  push(line: string): void {
+    this.batch.push(line);
+    if (this.batch.length === 256) {
+      this.batches.push(this.batch.join('\n'));
+      this.batch = [];
+    }
+  }
+
+  /** The text: every line, each ended by a newline. */
+  text(): string {
+    if (this.batch.length > 0) this.batches.push(this.batch.join('\n'));
+    return this.batches.join('\n') + '\n';
+  }
+}
+
 /** Renders the report as JSON lines. */
 export function renderJson(report: UsageReport): string {
-  const lines: string[] = [];
+  const lines = new Lines();
   const priced = report.priced;
   report.units.forEach((unit, i) => {
     lines.push(unitJson(unit, `,${derived(unit)}${priced ? costJson(report.costs[i] ?? null) : ''}`));
   });
   const by = JSON.stringify(report.by.join(','));
-  const cols = keyColumns(report.by);
+  // `,"FIELD":` of each key column, once.
+  const names = keyColumns(report.by).map(([field]) => `,${JSON.stringify(field)}:`);
   for (const row of report.rows) {
     let keys = '';
-    cols.forEach(([field], i) => (keys += `,${JSON.stringify(field)}:${JSON.stringify(row.keys[i] ?? null)}`));
-    const model = row.kind === 'model' ? `,"breakdown_model":${JSON.stringify(row.model ?? '')}` : '';
-    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${JSON.stringify(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
+    // Keys are mostly ids (one per row): quoted afresh, not through the cache of few values.
+    names.forEach((name, i) => (keys += name + JSON.stringify(row.keys[i] ?? null)));
+    const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
+    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${quoteFew(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
   }
   const t = report.totals;
   lines.push(
     `{"kind":"total","by":${by},${sumsMembers(t.main.sums, priced)},"subagents":{${sumsMembers(t.subagents.sums, priced)}},` +
       `"all":{${sumsMembers(t.all.sums, priced)}}${priced ? `,"unpriced_models":${JSON.stringify(report.unpriced)}` : ''}}`,
   );
-  return lines.join('\n') + '\n';
+  return lines.text();
 }

@@ -65,9 +65,10 @@ function dateFootnote(units: readonly UsageUnit[], zone: string): string {
   }
   const order = ['session_id', 'timestamp', 'mtime', 'now', 'none'];
   const parts = order
-    .filter((s) => runs.has(s))
-    .map((s) => {
-      const n = runs.get(s)!.size;
+    .flatMap((s) => {
+      const set = runs.get(s);
+      if (set === undefined) return [];
+      const n = set.size;
       const mark = s === 'session_id' || s === 'timestamp' ? '' : ` (marked ${GUESS_MARK})`;
       return `${n} run${n === 1 ? '' : 's'} dated by ${SOURCE_WORDS[s]}${mark}`;
     });
@@ -163,7 +164,7 @@ export function renderText(report: UsageReport, options: TextOptions): string {
   for (const cells of body) {
     cells.forEach((v, i) => {
       const w = displayWidth(v);
-      if (w > widths[i]!) widths[i] = w;
+      if (w > (widths[i] ?? 0)) widths[i] = w;
     });
   }
   const color = options.color === true;
@@ -171,7 +172,7 @@ export function renderText(report: UsageReport, options: TextOptions): string {
   const format = (cells: string[], style: 'header' | 'total' | 'model' | 'row') =>
     cells
       .map((v, i) => {
-        const padded = padDisplay(v, widths[i]!, numeric[i] ? 'start' : 'end');
+        const padded = padDisplay(v, widths[i] ?? 0, numeric[i] ? 'start' : 'end');
         if (style === 'header' || style === 'total') return paint(padded, SGR.bold);
         if (v === 'unknown' && i === cells.length - 1 && report.priced) return paint(padded, SGR.yellow);
         if (style === 'model') return paint(padded, SGR.dim);
@@ -183,7 +184,7 @@ export function renderText(report: UsageReport, options: TextOptions): string {
   const out: string[] = [format(header, 'header'), rule];
   rows.forEach((row, i) => {
     if (row.kind === 'total' && rows[i - 1]?.kind !== 'total') out.push(rule);
-    out.push(format(body[i]!, row.kind === 'total' ? 'total' : row.kind));
+    out.push(format(body[i] ?? [], row.kind === 'total' ? 'total' : row.kind));
   });
   if (footnote !== undefined) out.push('', escapeControls(footnote));
   return out.join('\n') + '\n';

@@ -23,8 +23,8 @@
 import { TOKEN_FIELDS } from '../events.js';
 import { RootThreads, turnKey } from '../threads.js';
 import { eventTime, sessionTime, type Dated } from './dates.js';
-import { readTokens } from './tokens.js';
-import { promptOf, zeroTokens, type AgentUnit, type Tokens, type TurnUnit, type UsageUnit, type Warn } from './types.js';
+import { readTokens, type TokenField } from './tokens.js';
+import { addTokens, promptOf, zeroTokens, type AgentUnit, type Tokens, type TurnUnit, type UsageUnit, type Warn } from './types.js';
 
 /** The time of a file (its mtime, or now for stdin): a Dated, or (older callers) the time alone, taken as an mtime. */
 export type TimeOfFile = (file: string) => Dated | string | null;
@@ -77,15 +77,16 @@ export function describeTurn(thread: string, turn: string): string {
   return `turn ${quoted(turn)} (thread ${quoted(thread)})`;
 }
 
+/** What a turn_completed carries (no cache counts). */
+const COMPLETED_FIELDS: readonly TokenField[] = ['input_tokens', 'output_tokens'];
+
 const FIELDS = TOKEN_FIELDS;
 
 /** The fields that went down from `before` to `after`, as `name a -> b`. */
 function decreases(before: Tokens, after: Tokens): string[] {
-  return FIELDS.filter((f) => after[f] < before[f]).map((f) => `${f} ${before[f]} -> ${after[f]}`);
-}
-
-function addTokens(into: Tokens, t: Tokens): void {
-  for (const f of FIELDS) into[f] += t[f];
+  const down: string[] = [];
+  for (const f of FIELDS) if (after[f] < before[f]) down.push(`${f} ${before[f]} -> ${after[f]}`);
+  return down;
 }
 
 /**
@@ -163,7 +164,7 @@ export class UsageScanner {
   }
 
   /** Counts of an event, or undefined after warning that they are odd (the event is then not counted). */
-  private tokens(type: string, event: Record<string, unknown>, raw: Buffer | undefined, line: number, fields?: readonly string[]): Tokens | undefined {
+  private tokens(type: string, event: Record<string, unknown>, raw: Buffer | undefined, line: number, fields?: readonly TokenField[]): Tokens | undefined {
     const t = readTokens(event, raw, fields);
     if (!Array.isArray(t)) return t;
     this.warn(`${this.file}:${line}: warning: ${type}: ${t.join(', ')}; this event is not counted`);
@@ -269,7 +270,7 @@ export class UsageScanner {
     if (!this.threads.known && thread !== '') state.provisional = true;
     state.end = END_OF[type] ?? type;
     if (type !== 'turn_completed') return;
-    const done = this.tokens(type, event, raw, line, ['input_tokens', 'output_tokens']);
+    const done = this.tokens(type, event, raw, line, COMPLETED_FIELDS);
     if (done === undefined) return;
     state.completed = done;
     const snap = state.snap;
@@ -312,6 +313,14 @@ export class UsageScanner {
     const before = this.units.length;
     const root = this.threads.rootIds().at(-1) ?? '';
     const session = sessionTime(root) ?? sessionTime(runId);
+    // A run has a few threads and many turns: each thread id is read as a date once.
+    const threadTimes = new Map<string, string | undefined>();
+    const threadTime = (thread: string): string | undefined => {
+      if (threadTimes.has(thread)) return threadTimes.get(thread);
+      const time = sessionTime(thread);
+      threadTimes.set(thread, time);
+      return time;
+    };
     for (const state of this.turns.values()) {
       if (state.provisional && this.threads.role(state.thread) === 'child') {
         // Seen before the root was known, and not the root after all: a sub-agent's own turn.
@@ -342,7 +351,7 @@ export class UsageScanner {
         run_status: status,
         provider: route.provider,
         model: route.model,
-        ...this.dated(state.time, runTime, sessionTime(state.thread) ?? session),
+        ...this.dated(state.time, runTime, threadTime(state.thread) ?? session),
         end: state.end,
         source,
         input_tokens: tokens.input_tokens,

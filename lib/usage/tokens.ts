@@ -11,6 +11,9 @@ import type { Tokens } from './types.js';
 /** Token fields as the stream names them, in the order they are checked. */
 const FIELDS = TOKEN_FIELDS;
 
+/** The name of a token field. */
+export type TokenField = (typeof FIELDS)[number];
+
 /** Why a value is not a token count, or undefined when it is one. */
 function oddness(value: unknown): string | undefined {
   if (typeof value === 'string') return 'a string';
@@ -59,13 +62,19 @@ function shortJson(value: unknown): string {
  * The token counts of an event, exactly; or the list of what is odd about
  * them (then the event must not be counted).
  */
-export function readTokens(event: Record<string, unknown>, raw: Buffer | undefined, fields: readonly string[] = FIELDS): Tokens | string[] {
-  const out: Record<string, bigint> = { input_tokens: 0n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: 0n };
-  const problems: string[] = [];
+export function readTokens(event: Record<string, unknown>, raw: Buffer | undefined, fields: readonly TokenField[] = FIELDS): Tokens | string[] {
+  const out: Tokens = { input_tokens: 0n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: 0n };
+  let problems: string[] | undefined;
   for (const f of fields) {
-    const v = tokenValue(Object.prototype.hasOwnProperty.call(event, f) ? event[f] : undefined, raw, f);
-    if (typeof v === 'string') problems.push(v);
+    const value = Object.prototype.hasOwnProperty.call(event, f) ? event[f] : undefined;
+    // The producer's case, on every counted event: a small non-negative integer.
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+      out[f] = BigInt(value);
+      continue;
+    }
+    const v = tokenValue(value, raw, f);
+    if (typeof v === 'string') (problems ??= []).push(v);
     else out[f] = v;
   }
-  return problems.length > 0 ? problems : (out as unknown as Tokens);
+  return problems ?? out;
 }
