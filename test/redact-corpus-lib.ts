@@ -540,6 +540,9 @@ export interface Measure {
   events: number;
 }
 
+/** A placeholder wuu-redact writes, raw or JSON-escaped. */
+const OWN_PLACEHOLDER = /(?:<|\\+u003c)(?:secret:[A-Za-z0-9_.-]{1,64}|email|user|home|workspace|path|redacted)(?::[0-9a-f]{8})?(?:>|\\+u003e)/g;
+
 /** Plants every secret, redacts, judges. */
 export function measure(secrets: CorpusSecret[]): Measure {
   counter = 0;
@@ -572,7 +575,8 @@ export function measure(secrets: CorpusSecret[]): Measure {
     }
     const byPosition = new Map<Position, PlantingResult>();
     for (const p of list) {
-      const texts = scopeTexts(byThread.get(p.thread) ?? []);
+      // wuu-redact's own placeholders (`<secret:gitlab-token>`) are not the secret's text.
+      const texts = scopeTexts(byThread.get(p.thread) ?? []).map((t) => t.replace(OWN_PLACEHOLDER, '\u0000'));
       const template = templates.get(p.position) ?? [];
       const leak = windows.find((w) => texts.some((t) => t.includes(w)) && !template.some((t) => t.includes(w)));
       let r = byPosition.get(p.position);

@@ -68,6 +68,8 @@ const KEY_SEPARATOR =
  */
 const PLACEHOLDER_START = '(?:<(?:secret|redacted|email|user|home|workspace|path)[:>]|\\[REDACTED\\])';
 const NOT_PLACEHOLDER = `(?!${PLACEHOLDER_START})`;
+/** A PEM block's armour: a key pasted as a header value is the private-key rule's, whole. */
+const PEM_START = '-----BEGIN';
 const AUTH_SCHEME = '(?:[Bb]earer|BEARER|[Bb]asic|BASIC)';
 /** A value that is itself another key and its separator (`credential: password = S`): the inner key wins. */
 const NOT_KEY = `(?!${KEY_WORD}${KEY_SUFFIX}[ \\t]{0,8}(?:::=|:=|\\?=|[:=]))`;
@@ -155,7 +157,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'authorization',
     description: 'Authorization header values, whatever the scheme (Bearer, Basic, Token 2|...)',
-    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?![=|])(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
+    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?![=|]|${PEM_START})(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
     markers: ['authorization'],
     keepSettings: true,
     // Covered by the key-value partial.
@@ -227,7 +229,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'authorization',
     description: 'Bearer and Basic authorization values',
-    pattern: `${EDGE}${AUTH_SCHEME}[ \\t]{1,4}(?![<~])(?<secret>(?=[A-Za-z]{0,4096}[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,4096}|[A-Za-z]{20,4096})`,
+    pattern: `${EDGE}${AUTH_SCHEME}[ \\t]{1,4}(?![<~]|${PEM_START})(?<secret>(?=[A-Za-z]{0,4096}[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,4096}|[A-Za-z]{20,4096})`,
     markers: ['bearer', 'basic'],
     partial: `${EDGE}(?:${prefixPattern(['bearer', 'basic'], { caseless: true })})(?:[ \\t]{1,4}[A-Za-z0-9._~+/=-]{0,4096})?`,
   },
