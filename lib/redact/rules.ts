@@ -99,7 +99,7 @@ const VALUE_MAX = 4096;
  * (Vault) stays a secret.
  */
 const NOT_ID_KEY =
-  `(?<!(?<!${caseless('secret')}[_.-]?)(?:[Ii][Dd]|IDS?|[Ii]ds)|${['name', 'url', 'uri', 'path', 'file', 'type', 'length', 'count', 'env', 'limit', 'source', 'size', 'ttl', 'mode', 'format', 'header', 'field', 'label', 'store', 'hash', 'provider', 'endpoint', 'host', 'expiry', 'version', 'policy', 'min', 'max'].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${caseless(w.slice(1))}`).join('|')})`;
+  `(?<!(?<!${caseless('secret')}[_.-]?)(?:[Ii][Dd]|IDS?|[Ii]ds)|${['name', 'url', 'uri', 'path', 'file', 'type', 'length', 'count', 'env', 'limit', 'source', 'size', 'ttl', 'mode', 'format', 'header', 'field', 'label', 'store', 'hash', 'provider', 'endpoint', 'host', 'expiry', 'version', 'policy', 'min', 'max'].map((w) => `[${w.charAt(0).toUpperCase()}${w.charAt(0)}]${caseless(w.slice(1))}`).join('|')})`;
 
 /** Matches a whole object key that names a secret (for structured values). */
 export const SECRET_KEY_NAME = new RegExp(`${NAME_BOUNDARY}${KEY_WORD}(?![a-z])`);
@@ -296,7 +296,8 @@ export const HOME_RULES: readonly RuleSpec[] = Object.freeze([
 export const EMAIL_RULE: RuleSpec = Object.freeze({
   name: 'email',
   kind: 'email',
-  pattern: "@(?<=(?<![A-Za-z0-9._%+-])(?<lead>[A-Za-z0-9._%+-]{1,64})@)[A-Za-z0-9.-]{1,253}\\.[A-Za-z]{2,24}(?![A-Za-z0-9-])",
+  // Not the password of a URL (`scheme://user:PASSWORD@host`): that is url-password's, or a placeholder.
+  pattern: "@(?<=(?<![A-Za-z0-9._%+-]|//[^\\s/@:]{0,256}:)(?<lead>[A-Za-z0-9._%+-]{1,64})@)[A-Za-z0-9.-]{1,253}\\.[A-Za-z]{2,24}(?![A-Za-z0-9-])",
   markers: ['@'],
   partialReach: 64,
   partial: '(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{0,253}',
