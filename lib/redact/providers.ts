@@ -176,8 +176,9 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     prefixes: ['xoxb-', 'xoxp-'],
     // Logs and error messages cut a token after its first id; the id alone
     // still identifies the workspace and the rest of the token often follows
-    // on the next line. Ten digits or more: shorter ids are examples.
-    body: `${NOT_FILLED_TAIL}[0-9]{10,13}(?![0-9])(?:-[A-Za-z0-9-]{1,255})?`,
+    // on the next line. Ten digits or more: shorter ids, and the digits
+    // counted up (`xoxp-1234567890`), are examples.
+    body: `${NOT_FILLED_TAIL}(?!0?1234567890)[0-9]{10,13}(?![0-9])(?:-[A-Za-z0-9-]{1,255})?`,
     edge: `(?<![A-Za-z0-9.])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: 'A-Za-z0-9-',
     max: 269,

@@ -139,7 +139,7 @@ export function isPlaceholder(value: string): boolean {
   if (/([xX*#.0])\1{7}/.test(body)) return true;
   // Or only a few distinct characters over a long body (`1111aaaa1111aaaa`, `ababab...`).
   if (body.length >= 16 && counts.size <= 3) return true;
-  return periodic(body) || ascending(body);
+  return periodic(body);
 }
 
 /**
@@ -192,10 +192,20 @@ const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}$/;
  * base64 such as `dXNlcjpwYXNz` is not a word).
  */
 const WORD = /^(?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})(?:[_.-](?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})){0,8}$/;
-/** A URL without a query and without a run of 20 token characters (no key in its path). */
-const PLAIN_URL = /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#]{1,2048}$/;
-/** Four capitalised words or more in a row: an identifier, not random text. */
-const CAMEL_WORDS = /(?:[A-Z][a-z]{2,20}){4}/;
+/**
+ * A URL without credentials, query or fragment (with a run of 20 token
+ * characters, no key in its path, checked apart). A URL with `user:pass@` is
+ * still taken whole after a key even when the password alone looks like a
+ * stand-in: the key says it is a credential.
+ */
+const PLAIN_URL = /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#@]{1,2048}$/;
+/** The user and password of a URL value. */
+const URL_CREDENTIALS = /^[a-z][a-z0-9+.-]{1,20}:\/\/([^\s/:@]{1,256}):([^\s/@]{1,256})@/;
+/**
+ * Five capitalised words or more in a row: an identifier, not random text
+ * (four occur by chance in long base62 tokens: `...PioJqzJbvpNzkvw...`).
+ */
+const CAMEL_WORDS = /(?:[A-Z][a-z]{2,20}){5}/;
 /**
  * Keys whose value is public or not a credential by their name (facts of
  * gitleaks' generic allowlist): CSRF and Rails authenticity tokens are
@@ -241,11 +251,14 @@ export function isKeyedValueSecret(value: string, key = '', before = ''): boolea
   if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v)) return false;
   if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
   if (malformedToken(v)) return false;
-  // An identifier of four capitalised words or more (`AgencyIdentificationCodeContentType`).
+  // An identifier of five capitalised words or more (`AgencyIdentificationCodeContentType`).
   if (CAMEL_WORDS.test(v)) return false;
   // A URL of plain names (`mongodb://localhost:27017/db`): its password, if any,
   // is url-password's and its query parameters url-parameter's.
   if (PLAIN_URL.test(v) && !/[A-Za-z0-9_-]{20}/.test(v)) return false;
+  // Credentials that repeat the user as the password (`postgres://postgres:postgres@localhost`): a local default.
+  const creds = URL_CREDENTIALS.exec(v);
+  if (creds && creds[1] === creds[2]) return false;
   // A word or a snake/kebab-case phrase; a long run of random letters (`seugeupfknprstoe`) stays a secret.
   if (v.length <= 48 && WORD.test(v) && (v.length <= 12 || /[_.-]/.test(v) || entropy(v) < 3.2)) return false;
   if (FAKE_WORDS.test(v)) return false;
@@ -333,21 +346,6 @@ function jsonHeader(value: string): boolean {
   // encrypted) followed by a JSON payload segment of a JWT's size is a token.
   if (head === undefined || /^[\x20-\x7e]*$/.test(head)) return false;
   return dot >= 17 && /^ey[A-Za-z0-9_-]{17}/.test(value.slice(dot + 1));
-}
-
-/**
- * A body of digits that is one ascending run (`1234567890`, `0123456789`):
- * typed by hand. Digits wrap from 9 to 0. (Letter runs such as `abcdefghij`
- * stand for a secret in tests and documentation: those are kept.)
- */
-function ascending(body: string): boolean {
-  if (body.length < 6 || !/^[0-9]+$/.test(body)) return false;
-  for (let i = 1; i < body.length; i++) {
-    const a = body.charCodeAt(i - 1);
-    const b = body.charCodeAt(i);
-    if (b !== a + 1 && !(a === 57 && b === 48)) return false;
-  }
-  return true;
 }
 
 /** A base64 value that decodes to readable text saying it is fake (`ZHVtbXk...` = "dummy..."). */
