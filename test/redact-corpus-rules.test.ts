@@ -85,6 +85,7 @@ t.test('real values next to those shapes are still taken', async (t) => {
     ['xoxb-1234567890-abcdefghij', '<secret:slack-token>'],
     // Four capitalised words occur by chance in long random tokens.
     ['api_token=RurVC38TP-5PioJqzJbvpNzkvwFjDrPpHdcivLgDEJUXS39PkIZPb1WCk', 'api_token=<secret:key-value>'],
+    ['api_token=Xk3sPq9aLm4nBv7cZx1Q2wE5rT8yU0iO6pAJzusRpynUtoHcpfNhgtsb9N3mQ7vC2xZ5lK8jH4gF1dS6aP0oI', 'api_token=<secret:key-value>'],
     // A URL with credentials after a key is taken whole, even with a stand-in password.
     ['URI_TOKEN=http://username:password@127.0.0.1', 'URI_TOKEN=<secret:key-value>'],
     ['URI_TOKEN=http://username:Xk3sPq9aLm@127.0.0.1', 'URI_TOKEN=<secret:key-value>'],

@@ -18,8 +18,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { changedTexts, cleanStream, CORPUS_DIR, falsePositiveChanges, gapClass, GAP_CLASSES, isSelfPrefixed, loadCorpus, measure, peerPositive, perFamily, redactLines, summarize, survivorKey } from './redact-corpus-lib.js';
 
-/** Floors of this corpus, measured on the redact-rules branch (issue 21); raise them, never lower them. */
-const FLOOR = { all: 0.98, standalone: 0.985, position: 0.95, falsePositives: 41 };
+/** Floors of this corpus, measured on the redact-recall branch (issue 21); raise them, never lower them. */
+const FLOOR = { all: 0.985, standalone: 0.995, position: 0.96, falsePositives: 24 };
 
 const { secrets, falsePositives } = loadCorpus();
 
@@ -47,7 +47,7 @@ t.test('peer corpus: recall of every planting', async (t) => {
   for (const r of m.results) if (!r.caught) perClass.set(gapClass(r)?.id ?? '?', (perClass.get(gapClass(r)?.id ?? '?') ?? 0) + 1);
   for (const g of GAP_CLASSES) t.comment(`known gap ${g.id} (${g.owner}): ${perClass.get(g.id) ?? 0} plantings - ${g.reason}`);
 
-  // Floors measured on this corpus (issue 21, redact-rules branch); they only go up.
+  // Floors measured on this corpus (issue 21, redact-recall branch); they only go up.
   t.ok(s.caught / s.plantings >= FLOOR.all, `all plantings ${pct(s.caught, s.plantings)} >= ${FLOOR.all * 100}% (floor)`);
   t.ok(s.selfCaught / s.selfPlantings >= FLOOR.standalone, `standalone ${pct(s.selfCaught, s.selfPlantings)} >= ${FLOOR.standalone * 100}% (floor)`);
   for (const position of ['bash_output', 'tool_arguments', 'command_completed', 'message_final', 'result_final_message', 'subagent_result', 'url_query', 'auth_header']) {

@@ -202,8 +202,9 @@ const PLAIN_URL = /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#@]{1,2048}$/;
 /** The user and password of a URL value. */
 const URL_CREDENTIALS = /^[a-z][a-z0-9+.-]{1,20}:\/\/([^\s/:@]{1,256}):([^\s/@]{1,256})@/;
 /**
- * Five capitalised words or more in a row: an identifier, not random text
- * (four occur by chance in long base62 tokens: `...PioJqzJbvpNzkvw...`).
+ * Five capitalised words or more in a row, in a value of 64 characters or
+ * fewer: an identifier, not random text (four occur by chance in base62
+ * tokens of 50, five in tokens of 500: `...JzusRpynUtoHcpfNhgts...`).
  */
 const CAMEL_WORDS = /(?:[A-Z][a-z]{2,20}){5}/;
 /**
@@ -252,7 +253,7 @@ export function isKeyedValueSecret(value: string, key = '', before = ''): boolea
   if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
   if (malformedToken(v)) return false;
   // An identifier of five capitalised words or more (`AgencyIdentificationCodeContentType`).
-  if (CAMEL_WORDS.test(v)) return false;
+  if (v.length <= 64 && CAMEL_WORDS.test(v)) return false;
   // A URL of plain names (`mongodb://localhost:27017/db`): its password, if any,
   // is url-password's and its query parameters url-parameter's.
   if (PLAIN_URL.test(v) && !/[A-Za-z0-9_-]{20}/.test(v)) return false;
