@@ -16,10 +16,10 @@ import t from 'tap';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { changedTexts, cleanStream, CORPUS_DIR, falsePositiveChanges, gapClass, GAP_CLASSES, isSelfPrefixed, loadCorpus, measure, perFamily, redactLines, summarize, survivorKey } from './redact-corpus-lib.js';
+import { changedTexts, cleanStream, CORPUS_DIR, falsePositiveChanges, gapClass, GAP_CLASSES, isSelfPrefixed, loadCorpus, measure, peerPositive, perFamily, redactLines, summarize, survivorKey } from './redact-corpus-lib.js';
 
-/** Floors of this corpus, measured on the redact-rules branch (issue 21); raise them, never lower them. */
-const FLOOR = { all: 0.98, standalone: 0.985, position: 0.95, falsePositives: 41 };
+/** Floors of this corpus, measured on the redact-recall branch (issue 21); raise them, never lower them. */
+const FLOOR = { all: 0.985, standalone: 0.995, position: 0.96, falsePositives: 24 };
 
 const { secrets, falsePositives } = loadCorpus();
 
@@ -47,11 +47,11 @@ t.test('peer corpus: recall of every planting', async (t) => {
   for (const r of m.results) if (!r.caught) perClass.set(gapClass(r)?.id ?? '?', (perClass.get(gapClass(r)?.id ?? '?') ?? 0) + 1);
   for (const g of GAP_CLASSES) t.comment(`known gap ${g.id} (${g.owner}): ${perClass.get(g.id) ?? 0} plantings - ${g.reason}`);
 
-  // Floors measured on this corpus (issue 21, redact-rules branch); they only go up.
+  // Floors measured on this corpus (issue 21, redact-recall branch); they only go up.
   t.ok(s.caught / s.plantings >= FLOOR.all, `all plantings ${pct(s.caught, s.plantings)} >= ${FLOOR.all * 100}% (floor)`);
   t.ok(s.selfCaught / s.selfPlantings >= FLOOR.standalone, `standalone ${pct(s.selfCaught, s.selfPlantings)} >= ${FLOOR.standalone * 100}% (floor)`);
   for (const position of ['bash_output', 'tool_arguments', 'command_completed', 'message_final', 'result_final_message', 'subagent_result', 'url_query', 'auth_header']) {
-    const p = s.perPosition[position]!;
+    const p = s.perPosition[position] ?? { caught: 0, plantings: 1 };
     t.ok(p.caught / p.plantings >= FLOOR.position, `${position}: ${pct(p.caught, p.plantings)} >= ${FLOOR.position * 100}% (floor)`);
   }
   // The targets of issue 21.
@@ -80,7 +80,7 @@ function bytes(seed: string, n: number): Buffer {
   let block = crypto.createHash('sha256').update(seed).digest();
   for (let i = 0; i < n; i++) {
     if (i % 32 === 0 && i > 0) block = crypto.createHash('sha256').update(block).digest();
-    out[i] = block[i % 32]!;
+    out[i] = block.readUInt8(i % 32);
   }
   return out;
 }
@@ -159,17 +159,24 @@ t.test('peer false-positive samples are left alone', async (t) => {
   const changed = falsePositiveChanges(falsePositives).map((c) => c.key);
   const owners = new Map<string, number>();
   for (const c of changed) {
-    const owner = (KNOWN_FALSE_POSITIVES.get(c) ?? 'unknown:').split(':')[0]!;
+    const owner = (KNOWN_FALSE_POSITIVES.get(c) ?? 'unknown:').split(':')[0] ?? 'unknown';
     owners.set(owner, (owners.get(owner) ?? 0) + 1);
   }
+  // Samples the same peer flags with another of its rules (or marks a false negative) are counted apart.
+  const net = changed.filter((c) => peerPositive(c) === undefined);
   t.comment(`${falsePositives.length} peer false-positive samples, ${changed.length} changed (${[...owners].map(([o, n]) => `${o} ${n}`).join(', ')})`);
   const unknown = changed.filter((c) => !KNOWN_FALSE_POSITIVES.has(c));
   t.same(unknown, [], 'no peer false-positive sample is changed beyond the known list');
   const bySource = new Map<string, number>();
-  for (const c of changed) bySource.set(c.split('/')[0]!, (bySource.get(c.split('/')[0]!) ?? 0) + 1);
+  for (const c of changed) {
+    const source = c.split('/')[0] ?? c;
+    bySource.set(source, (bySource.get(source) ?? 0) + 1);
+  }
   t.comment(`false positives per family: ${[...bySource].map(([f, n]) => `${f} ${n}`).join(', ') || 'none'}`);
   t.ok(changed.length <= FLOOR.falsePositives, `${changed.length} false positives <= ${FLOOR.falsePositives} (floor)`);
   const stale = [...KNOWN_FALSE_POSITIVES.keys()].filter((k) => !changed.includes(k));
   if (stale.length > 0) t.comment(`${stale.length} known false positives are now left alone: rewrite the list with --write-known-fps`);
+  t.comment(`${changed.length - net.length} of them are the same peer's positives; ${net.length} are not: ${net.join(' | ')}`);
+  t.ok(net.length <= 10, `at most 10 changes on the peers' false-positive samples that the peer does not flag itself: ${net.length}`);
   t.ok(changed.length <= 10, 'at most 10 changes on the peers’ false-positive samples (issue 21)', changed.length <= 10 ? {} : { todo: 'see MISSES.md' });
 });

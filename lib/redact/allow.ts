@@ -36,8 +36,8 @@ export class Allowlist {
   ) {
     for (const entry of entries) {
       this.values.add(entry);
-      const fp = FINGERPRINT.exec(entry);
-      if (fp) this.prints.add(fp[1]!.toLowerCase());
+      const print = FINGERPRINT.exec(entry)?.[1];
+      if (print !== undefined) this.prints.add(print.toLowerCase());
     }
   }
 

@@ -319,7 +319,8 @@ export class Redactor {
       if (rule.kind === 'secret') {
         const value = m.secret ? input.slice(m.secret[0], m.secret[1]) : input.slice(m.lead ?? m.start, m.end);
         const key = m.secret ? input.slice(m.start, m.secret[0]) : undefined;
-        if (!accept({ rule: rule.name, value, keyed: rule.keepSettings === true, key })) return false;
+        const before = input.slice(Math.max(0, m.start - 48), m.start);
+        if (!accept({ rule: rule.name, value, keyed: rule.keepSettings === true, key, before })) return false;
       }
       if (!inner && m.secret && m.secret[0] > Math.max(m.start, last)) {
         // Only the secret group is replaced: what the match holds before it (a

@@ -35,6 +35,13 @@ const END = '(?![A-Za-z0-9])';
  */
 const NOT_PLACEHOLDER_BODY = '(?![xX]{6}|\\*{4}|a{16}|0{16}|(?:123){3})';
 
+/**
+ * Not a token whose tail is filler: no `#` or `*` within the token's
+ * characters ahead (`xoxp-1234-5678-####`). A lookahead, so a shorter match
+ * cannot be found by giving the filler back.
+ */
+const NOT_FILLED_TAIL = '(?![A-Za-z0-9_-]{0,300}[#*])';
+
 /** Escapes a literal prefix for a regex source. */
 function lit(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
@@ -109,11 +116,11 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     max: 64,
   }),
   token('gitlab-token', {
-    description: 'GitLab pipeline trigger tokens (glptt- + 40 hex)',
+    description: 'GitLab pipeline trigger tokens (glptt- + 40 hex; taken with any URL-safe body of 40 or more)',
     prefixes: ['glptt-'],
-    body: `[a-fA-F0-9]{40,64}${END}`,
-    alphabet: 'a-fA-F0-9',
-    max: 64,
+    body: `[${URLSAFE}]{40,128}`,
+    alphabet: URLSAFE,
+    max: 128,
   }),
   token('gitlab-token', {
     description: 'GitLab agent tokens (glagent- + 50) and OAuth application secrets (gloas- + 64)',
@@ -157,11 +164,24 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     description: 'Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxo-, xoxe-, xoxe.xoxp-, xapp-)',
     prefixes: ['xoxb-', 'xoxp-', 'xoxe-', 'xapp-'],
     // These continue with a numeric team, app or version id (bot and user
-    // tokens: 8 digits or more; app tokens: a 1-digit version).
-    body: '(?:[0-9]{8,16}|[0-9]-[A-Z0-9]{6,16})-[A-Za-z0-9-]{8,255}',
+    // tokens: 8 digits or more; app tokens: a 1-digit version). A token whose
+    // tail is filler (`xoxp-5723...-####################`) is documentation.
+    body: `${NOT_FILLED_TAIL}(?:[0-9]{8,16}|[0-9]-[A-Z0-9]{6,16})-[A-Za-z0-9-]{8,255}`,
     edge: `(?<![A-Za-z0-9.])${NOT_AFTER_PLACEHOLDER}`,
     alphabet: 'A-Za-z0-9-',
     max: 255,
+  }),
+  token('slack-token', {
+    description: 'Slack bot and user tokens cut after their team id (xoxb-/xoxp- + 10 to 13 digits)',
+    prefixes: ['xoxb-', 'xoxp-'],
+    // Logs and error messages cut a token after its first id; the id alone
+    // still identifies the workspace and the rest of the token often follows
+    // on the next line. Ten digits or more: shorter ids, and the digits
+    // counted up (`xoxp-1234567890`), are examples.
+    body: `${NOT_FILLED_TAIL}(?!0?1234567890)[0-9]{10,13}(?![0-9])(?:-[A-Za-z0-9-]{1,255})?`,
+    edge: `(?<![A-Za-z0-9.])${NOT_AFTER_PLACEHOLDER}`,
+    alphabet: 'A-Za-z0-9-',
+    max: 269,
   }),
   token('slack-token', {
     description: 'Slack legacy tokens (xoxs-, xoxo-: numeric ids and a hex tail)',
@@ -391,7 +411,9 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('databricks-token', {
     description: 'Databricks personal access tokens (dapi + 32 hex, optional -N)',
     prefixes: ['dapi'],
-    body: `[a-fA-F0-9]{32}(?:-[0-9]{1,2})?${END}`,
+    // Not glued to more hex; a letter may follow (`dapi<32 hex>nonprod-test.cloud.databricks.com`
+    // is a workspace host named after its token).
+    body: '[a-fA-F0-9]{32}(?:-[0-9]{1,2})?(?![A-Fa-f0-9])',
     alphabet: 'A-Za-z0-9-',
     max: 44,
   }),
@@ -723,9 +745,10 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
   token('cloudflare-token', {
     description: 'Cloudflare global API keys, new format (cfk_ + 40 letters and digits + 8 hex)',
     prefixes: ['cfk_'],
-    body: `[A-Za-z0-9]{40,56}${END}`,
+    // A longer run is still taken whole (up to 128): the prefix is selective.
+    body: '[A-Za-z0-9]{40,128}',
     alphabet: 'A-Za-z0-9',
-    max: 56,
+    max: 128,
   }),
   token('pagarme-key', {
     description: 'Pagar.me API keys (ak_live_, ak_test_)',

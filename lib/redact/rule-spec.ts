@@ -110,7 +110,7 @@ export function prefixPattern(words: readonly string[], options: { caseless?: bo
   const atom = (ch: string) => (options.caseless ? caseless(ch) : escapeRegex(ch));
   const build = (node: TrieNode): string => {
     const alternatives = [...node.next].map(([ch, child]) => atom(ch) + (child.next.size > 0 ? `(?:${build(child)})?` : ''));
-    return alternatives.length === 1 ? alternatives[0]! : `(?:${alternatives.join('|')})`;
+    return alternatives.length === 1 ? (alternatives[0] ?? '') : `(?:${alternatives.join('|')})`;
   };
   return root.next.size === 0 ? '(?!)' : build(root);
 }
@@ -145,123 +145,138 @@ export function analyzePattern(source: string, renamePrefix = '', groupOffset = 
   // Numbered backreferences are shifted by `groupOffset` (the rule's place in
   // an alternation), which needs the rule's own group count first.
   const ownCaptures = groupOffset > 0 ? analyzePattern(source).captures : 0;
-  const result: PatternAnalysis = {
-    captures: 0,
-    names: [],
-    numberedBackref: false,
-    unbounded: false,
-    nestedRepetition: false,
-    maxBound: 0,
-    renamed: '',
-  };
-  // One frame per open group: whether something inside repeats.
-  const frames: Array<{ repeats: boolean }> = [{ repeats: false }];
-  let out = '';
-  let lastAtom: 'none' | 'char' | 'group' | 'quantifier' = 'none';
-  let lastGroupRepeats = false;
-  const quantify = (max: number) => {
-    if (max === Infinity) result.unbounded = true;
-    else result.maxBound = Math.max(result.maxBound, max);
-    if (max > 1) {
-      if (lastAtom === 'group' && lastGroupRepeats) result.nestedRepetition = true;
-      frames[frames.length - 1]!.repeats = true;
+  return new PatternWalker(source, renamePrefix, groupOffset, ownCaptures).walk();
+}
+
+/** What came last in a regex source: it decides what a quantifier applies to. */
+type LastAtom = 'none' | 'char' | 'group' | 'quantifier';
+
+/** The state of one {@link analyzePattern} walk: one method per kind of token. */
+class PatternWalker {
+  private readonly result: PatternAnalysis = { captures: 0, names: [], numberedBackref: false, unbounded: false, nestedRepetition: false, maxBound: 0, renamed: '' };
+  /** One frame per open group: whether something inside repeats (the outermost is the pattern). */
+  private readonly frames: Array<{ repeats: boolean }> = [{ repeats: false }];
+  private out = '';
+  private i = 0;
+  private lastAtom: LastAtom = 'none';
+  private lastGroupRepeats = false;
+
+  constructor(
+    private readonly source: string,
+    private readonly renamePrefix: string,
+    private readonly groupOffset: number,
+    private readonly ownCaptures: number,
+  ) {}
+
+  walk(): PatternAnalysis {
+    const { source } = this;
+    while (this.i < source.length) {
+      const ch = source.charAt(this.i);
+      if (ch === '\\') this.escape();
+      else if (ch === '[') this.charClass();
+      else if (ch === '(') this.openGroup();
+      else if (ch === ')') this.closeGroup();
+      else if (ch === '*' || ch === '+') this.emit(ch, Infinity);
+      else if (ch === '?') this.optional();
+      else if (ch !== '{' || !this.braces()) this.copy(ch, 1, 'char');
     }
-    lastAtom = 'quantifier';
-  };
-  let i = 0;
-  while (i < source.length) {
-    const ch = source[i]!;
-    if (ch === '\\') {
-      const next = source[i + 1] ?? '';
-      if (/[1-9]/.test(next)) {
-        const digits = /^\d+/.exec(source.slice(i + 1))![0];
-        result.numberedBackref = true;
-        const n = Number(digits);
-        out += groupOffset > 0 && n <= ownCaptures ? `\\${n + groupOffset}` : `\\${digits}`;
-        i += 1 + digits.length;
-        lastAtom = 'char';
-        continue;
-      }
-      if (next === 'k' && source[i + 2] === '<') {
-        const close = source.indexOf('>', i + 3);
-        const name = source.slice(i + 3, close < 0 ? source.length : close);
-        out += `\\k<${renamePrefix}${name}>`;
-        i = close < 0 ? source.length : close + 1;
-        lastAtom = 'char';
-        continue;
-      }
-      out += ch + next;
-      i += 2;
-      lastAtom = 'char';
-      continue;
-    }
-    if (ch === '[') {
-      // A class runs to the first unescaped `]` (in JS, even right after `[`).
-      let j = i + 1;
-      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
-      out += source.slice(i, j + 1);
-      i = j + 1;
-      lastAtom = 'char';
-      continue;
-    }
-    if (ch === '(') {
-      frames.push({ repeats: false });
-      if (source[i + 1] === '?') {
-        if (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
-          const close = source.indexOf('>', i + 3);
-          const name = source.slice(i + 3, close < 0 ? source.length : close);
-          result.names.push(name);
-          result.captures++;
-          out += `(?<${renamePrefix}${name}>`;
-          i = close < 0 ? source.length : close + 1;
-          lastAtom = 'none';
-          continue;
-        }
-      } else {
-        result.captures++;
-      }
-      out += ch;
-      i++;
-      lastAtom = 'none';
-      continue;
-    }
-    if (ch === ')') {
-      const frame = frames.length > 1 ? frames.pop()! : { repeats: false };
-      lastGroupRepeats = frame.repeats;
-      if (frame.repeats) frames[frames.length - 1]!.repeats = true;
-      out += ch;
-      i++;
-      lastAtom = 'group';
-      continue;
-    }
-    if (ch === '*' || ch === '+') {
-      out += ch;
-      i++;
-      quantify(Infinity);
-      continue;
-    }
-    if (ch === '?') {
-      out += ch;
-      i++;
-      if ((lastAtom as string) === 'quantifier') continue; // lazy modifier
-      quantify(1);
-      continue;
-    }
-    if (ch === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
-      if (m) {
-        out += m[0];
-        i += m[0].length;
-        quantify(m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]));
-        continue;
-      }
-    }
-    out += ch;
-    i++;
-    lastAtom = 'char';
+    this.result.renamed = this.out;
+    return this.result;
   }
-  result.renamed = out;
-  return result;
+
+  /** The innermost open group (or the pattern itself). */
+  private get frame(): { repeats: boolean } {
+    return this.frames[this.frames.length - 1] ?? { repeats: false };
+  }
+
+  private copy(text: string, advance: number, atom: LastAtom): void {
+    this.out += text;
+    this.i += advance;
+    this.lastAtom = atom;
+  }
+
+  /** A quantifier with upper bound `max` after the last atom. */
+  private quantify(max: number): void {
+    if (max === Infinity) this.result.unbounded = true;
+    else this.result.maxBound = Math.max(this.result.maxBound, max);
+    if (max > 1) {
+      if (this.lastAtom === 'group' && this.lastGroupRepeats) this.result.nestedRepetition = true;
+      this.frame.repeats = true;
+    }
+    this.lastAtom = 'quantifier';
+  }
+
+  private emit(text: string, max: number): void {
+    this.out += text;
+    this.i += text.length;
+    this.quantify(max);
+  }
+
+  /** `\\1` (shifted into the alternation), `\\k<name>` (renamed), or any other escape. */
+  private escape(): void {
+    const { source, i } = this;
+    const next = source.charAt(i + 1);
+    const digits = /^[1-9][0-9]*/.exec(source.slice(i + 1))?.[0];
+    if (digits !== undefined) {
+      this.result.numberedBackref = true;
+      const n = Number(digits);
+      const shifted = this.groupOffset > 0 && n <= this.ownCaptures ? String(n + this.groupOffset) : digits;
+      this.copy(`\\${shifted}`, 1 + digits.length, 'char');
+      return;
+    }
+    if (next === 'k' && source[i + 2] === '<') {
+      const close = source.indexOf('>', i + 3);
+      const name = source.slice(i + 3, close < 0 ? source.length : close);
+      this.copy(`\\k<${this.renamePrefix}${name}>`, (close < 0 ? source.length : close + 1) - i, 'char');
+      return;
+    }
+    this.copy(`\\${next}`, 2, 'char');
+  }
+
+  /** A class runs to the first unescaped `]` (in JS, even right after `[`). */
+  private charClass(): void {
+    const { source, i } = this;
+    let j = i + 1;
+    while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+    this.copy(source.slice(i, j + 1), j + 1 - i, 'char');
+  }
+
+  private openGroup(): void {
+    const { source, i } = this;
+    this.frames.push({ repeats: false });
+    if (source[i + 1] !== '?') {
+      this.result.captures++;
+    } else if (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
+      const close = source.indexOf('>', i + 3);
+      const name = source.slice(i + 3, close < 0 ? source.length : close);
+      this.result.names.push(name);
+      this.result.captures++;
+      this.copy(`(?<${this.renamePrefix}${name}>`, (close < 0 ? source.length : close + 1) - i, 'none');
+      return;
+    }
+    this.copy('(', 1, 'none');
+  }
+
+  private closeGroup(): void {
+    const frame = (this.frames.length > 1 ? this.frames.pop() : undefined) ?? { repeats: false };
+    this.lastGroupRepeats = frame.repeats;
+    if (frame.repeats) this.frame.repeats = true;
+    this.copy(')', 1, 'group');
+  }
+
+  /** `?`: optional, or the lazy modifier of a quantifier. */
+  private optional(): void {
+    if (this.lastAtom === 'quantifier') this.copy('?', 1, 'quantifier');
+    else this.emit('?', 1);
+  }
+
+  /** `{n}`, `{n,}`, `{n,m}`; false for a brace that is no quantifier (copied as a character). */
+  private braces(): boolean {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.i));
+    if (!m) return false;
+    this.emit(m[0], m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]));
+    return true;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -315,9 +330,9 @@ export function checkRule(rule: unknown, where: string): RuleSpec {
     throw new RuleError(`${where}: rule '${name}': "markers" must be a list of non-empty ASCII strings`);
   }
   const spec: RuleSpec = { name, pattern };
-  if (flags) spec.flags = flags as string;
-  if (partial !== undefined) spec.partial = partial as string;
-  if (markers !== undefined) spec.markers = markers as string[];
+  if (typeof flags === 'string' && flags !== '') spec.flags = flags;
+  if (typeof partial === 'string') spec.partial = partial;
+  if (Array.isArray(markers)) spec.markers = markers.map(String);
   return spec;
 }
 

@@ -68,6 +68,8 @@ const KEY_SEPARATOR =
  */
 const PLACEHOLDER_START = '(?:<(?:secret|redacted|email|user|home|workspace|path)[:>]|\\[REDACTED\\])';
 const NOT_PLACEHOLDER = `(?!${PLACEHOLDER_START})`;
+/** A PEM block's armour: a key pasted as a header value is the private-key rule's, whole. */
+const PEM_START = '-----BEGIN';
 const AUTH_SCHEME = '(?:[Bb]earer|BEARER|[Bb]asic|BASIC)';
 /** A value that is itself another key and its separator (`credential: password = S`): the inner key wins. */
 const NOT_KEY = `(?!${KEY_WORD}${KEY_SUFFIX}[ \\t]{0,8}(?:::=|:=|\\?=|[:=]))`;
@@ -97,7 +99,7 @@ const VALUE_MAX = 4096;
  * (Vault) stays a secret.
  */
 const NOT_ID_KEY =
-  `(?<!(?<!${caseless('secret')}[_.-]?)(?:[Ii][Dd]|IDS?|[Ii]ds)|${['name', 'url', 'uri', 'path', 'file', 'type', 'length', 'count', 'env', 'limit', 'source', 'size', 'ttl', 'mode', 'format', 'header', 'field', 'label', 'store', 'hash', 'provider', 'endpoint', 'host', 'expiry', 'version', 'policy', 'min', 'max'].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${caseless(w.slice(1))}`).join('|')})`;
+  `(?<!(?<!${caseless('secret')}[_.-]?)(?:[Ii][Dd]|IDS?|[Ii]ds)|${['name', 'url', 'uri', 'path', 'file', 'type', 'length', 'count', 'env', 'limit', 'source', 'size', 'ttl', 'mode', 'format', 'header', 'field', 'label', 'store', 'hash', 'provider', 'endpoint', 'host', 'expiry', 'version', 'policy', 'min', 'max'].map((w) => `[${w.charAt(0).toUpperCase()}${w.charAt(0)}]${caseless(w.slice(1))}`).join('|')})`;
 
 /** Matches a whole object key that names a secret (for structured values). */
 export const SECRET_KEY_NAME = new RegExp(`${NAME_BOUNDARY}${KEY_WORD}(?![a-z])`);
@@ -155,7 +157,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'authorization',
     description: 'Authorization header values, whatever the scheme (Bearer, Basic, Token 2|...)',
-    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?![=|])(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
+    pattern: `${NAME_BOUNDARY}${caseless('authorization')}${KEY_SEPARATOR}(?:\\\\?["'])?(?:[A-Za-z]{1,20}[ \\t]{1,4})?${NOT_PLACEHOLDER}(?![=|]|${PEM_START})(?<secret>[A-Za-z0-9._~+/=|-]{1,${VALUE_MAX}})(?![A-Za-z0-9._~+/=|-]|[ \\t]{1,4}<)`,
     markers: ['authorization'],
     keepSettings: true,
     // Covered by the key-value partial.
@@ -227,7 +229,7 @@ export const DEFAULT_RULES: readonly RuleSpec[] = Object.freeze([
   {
     name: 'authorization',
     description: 'Bearer and Basic authorization values',
-    pattern: `${EDGE}${AUTH_SCHEME}[ \\t]{1,4}(?![<~])(?<secret>(?=[A-Za-z]{0,4096}[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,4096}|[A-Za-z]{20,4096})`,
+    pattern: `${EDGE}${AUTH_SCHEME}[ \\t]{1,4}(?![<~]|${PEM_START})(?<secret>(?=[A-Za-z]{0,4096}[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,4096}|[A-Za-z]{20,4096})`,
     markers: ['bearer', 'basic'],
     partial: `${EDGE}(?:${prefixPattern(['bearer', 'basic'], { caseless: true })})(?:[ \\t]{1,4}[A-Za-z0-9._~+/=-]{0,4096})?`,
   },
@@ -294,7 +296,8 @@ export const HOME_RULES: readonly RuleSpec[] = Object.freeze([
 export const EMAIL_RULE: RuleSpec = Object.freeze({
   name: 'email',
   kind: 'email',
-  pattern: "@(?<=(?<![A-Za-z0-9._%+-])(?<lead>[A-Za-z0-9._%+-]{1,64})@)[A-Za-z0-9.-]{1,253}\\.[A-Za-z]{2,24}(?![A-Za-z0-9-])",
+  // Not the password of a URL (`scheme://user:PASSWORD@host`): that is url-password's, or a placeholder.
+  pattern: "@(?<=(?<![A-Za-z0-9._%+-]|//[^\\s/@:]{0,256}:)(?<lead>[A-Za-z0-9._%+-]{1,64})@)[A-Za-z0-9.-]{1,253}\\.[A-Za-z]{2,24}(?![A-Za-z0-9-])",
   markers: ['@'],
   partialReach: 64,
   partial: '(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{0,253}',

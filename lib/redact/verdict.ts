@@ -60,7 +60,7 @@ export function entropy(text: string): number {
   if (text.length === 0) return 0;
   const counts = new Map<string, number>();
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
+    const ch = text.charAt(i);
     counts.set(ch, (counts.get(ch) ?? 0) + 1);
   }
   let bits = 0;
@@ -86,10 +86,16 @@ export function tokenBody(value: string): string {
 
 
 /**
- * Published example keys that documentation and SDK samples carry (facts of
- * gitleaks' gcp-api-key allowlist: public Firebase and Maps sample keys).
+ * Published values that documentation and sites carry in the open, whatever
+ * rule takes them: public Firebase and Maps sample keys (facts of gitleaks'
+ * gcp-api-key allowlist), Yarn's documentation search key (a public Algolia
+ * search-only key, gitleaks' generic stopword), the passwords of Microsoft's
+ * NuGet.config reference page.
  */
 const PUBLISHED_KEYS: ReadonlySet<string> = new Set([
+  '6fe4476ee5a1832882e326b506d14126',
+  '33f!!lloppa',
+  'hal+9ooo_da!sY',
   'AIzaSyabcdefghijklmnopqrstuvwxyz1234567',
   'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs',
   'AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM',
@@ -186,6 +192,39 @@ const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}$/;
  * base64 such as `dXNlcjpwYXNz` is not a word).
  */
 const WORD = /^(?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})(?:[_.-](?:[a-z]{1,40}|[A-Z]{1,40}|[A-Z]?[a-z]{1,40}(?:[A-Z][a-z]{1,40}){0,6})){0,8}$/;
+/**
+ * A URL without credentials, query or fragment (with a run of 20 token
+ * characters, no key in its path, checked apart). A URL with `user:pass@` is
+ * still taken whole after a key even when the password alone looks like a
+ * stand-in: the key says it is a credential.
+ */
+const PLAIN_URL = /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#@]{1,2048}$/;
+/** The user and password of a URL value. */
+const URL_CREDENTIALS = /^[a-z][a-z0-9+.-]{1,20}:\/\/([^\s/:@]{1,256}):([^\s/@]{1,256})@/;
+/**
+ * Five capitalised words or more in a row, in a value of 64 characters or
+ * fewer: an identifier, not random text (four occur by chance in base62
+ * tokens of 50, five in tokens of 500: `...JzusRpynUtoHcpfNhgts...`).
+ */
+const CAMEL_WORDS = /(?:[A-Z][a-z]{2,20}){5}/;
+/**
+ * Keys whose value is public or not a credential by their name (facts of
+ * gitleaks' generic allowlist): CSRF and Rails authenticity tokens are
+ * written into every page, public and publishable keys are meant to be
+ * shared, and a key naming the vault that stores secrets holds its name.
+ */
+const PUBLIC_BY_NAME = /(?:csrf|xsrf|authenticity)[_.-]?token|public[_.-]?(?:token|key)|publishable[_.-]?key|vault[A-Za-z0-9_.-]{0,24}secrets$/i;
+
+/** Keys whose name says the value is not a real one (`fakeToken`, `nonMatchingToken`, `EXAMPLE_SECRET`). */
+const FAKE_BY_NAME = /fake|dummy|example|sample|mock|placeholder|bogus|non[_-]?matching/i;
+
+/** The whole name of the key of a keyed match: the name's start may lie before the match (`csrf-` + `token=`). */
+function keyName(key: string, before: string): string {
+  const head = /[A-Za-z0-9_.-]{0,40}$/.exec(before)?.[0] ?? '';
+  const name = /^[A-Za-z0-9_.-]{0,64}/.exec(key)?.[0] ?? '';
+  return head + name;
+}
+
 /** Markup (`<xsd:element name=...`), not a value. */
 const MARKUP = /^<[A-Za-z?!/]/;
 
@@ -197,9 +236,11 @@ const MARKUP = /^<[A-Za-z?!/]/;
  * is one dictionary word is a weak secret; peers skip it too, and words
  * after `token`/`key` are far more often prose than secrets).
  */
-export function isKeyedValueSecret(value: string, key = ''): boolean {
+export function isKeyedValueSecret(value: string, key = '', before = ''): boolean {
   const v = value.trim();
-  if (isConfigValue(v)) return false;
+  if (isConfigValue(v) || PUBLISHED_KEYS.has(v)) return false;
+  const name = keyName(key, before);
+  if (PUBLIC_BY_NAME.test(name) || FAKE_BY_NAME.test(name)) return false;
   // Already redacted in part (a home path, a user name): a second pass must find nothing new.
   if (HAS_PLACEHOLDER.test(v)) return false;
   // `~` is what a home path becomes (`/home/NAME/...` -> `~/...`): a path, redacted already.
@@ -211,6 +252,14 @@ export function isKeyedValueSecret(value: string, key = ''): boolean {
   if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v)) return false;
   if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
   if (malformedToken(v)) return false;
+  // An identifier of five capitalised words or more (`AgencyIdentificationCodeContentType`).
+  if (v.length <= 64 && CAMEL_WORDS.test(v)) return false;
+  // A URL of plain names (`mongodb://localhost:27017/db`): its password, if any,
+  // is url-password's and its query parameters url-parameter's.
+  if (PLAIN_URL.test(v) && !/[A-Za-z0-9_-]{20}/.test(v)) return false;
+  // Credentials that repeat the user as the password (`postgres://postgres:postgres@localhost`): a local default.
+  const creds = URL_CREDENTIALS.exec(v);
+  if (creds && creds[1] === creds[2]) return false;
   // A word or a snake/kebab-case phrase; a long run of random letters (`seugeupfknprstoe`) stays a secret.
   if (v.length <= 48 && WORD.test(v) && (v.length <= 12 || /[_.-]/.test(v) || entropy(v) < 3.2)) return false;
   if (FAKE_WORDS.test(v)) return false;
@@ -229,19 +278,32 @@ export interface Verdict {
   keyed: boolean;
   /** The text of the match before the value (the key and its separator), when the rule has one. */
   key?: string;
+  /** Up to 48 characters of the text before the match (the start of a key name the match does not hold). */
+  before?: string;
 }
 
 /** True when the match is a secret to redact; false for placeholders, examples, references, low entropy. */
-export function accept({ rule, value, keyed, key }: Verdict): boolean {
-  if (keyed) return isKeyedValueSecret(value, key);
+export function accept({ rule, value, keyed, key, before }: Verdict): boolean {
+  if (keyed) return isKeyedValueSecret(value, key, before);
   if (rule === 'private-key') return privateKeyBody(value);
   if (rule === 'jwt' && !jsonHeader(value)) return false;
-  if (rule === 'google-api-key' && PUBLISHED_KEYS.has(value)) return false;
+  if (PUBLISHED_KEYS.has(value)) return false;
   if (isPlaceholder(value)) return false;
   // A URL's password: `${DB_PASSWORD}`, `<password>`, `password`, `****` are templates.
-  if (rule === 'url-password') return !isConfigValue(value);
+  if (rule === 'url-password') return !isConfigValue(value) && !urlPasswordStandIn(value, key ?? '');
   const floor = ENTROPY_FLOOR[rule];
   return floor === undefined || floor === 0 || entropy(tokenBody(value)) >= floor;
+}
+
+/**
+ * A URL password that stands in for one: a template (`{PASS}`, `$(DB_PASS)`),
+ * `mypassword`-style words, three characters or fewer, or the user name
+ * again (`postgres://postgres:postgres@localhost`, a local default).
+ */
+function urlPasswordStandIn(value: string, key: string): boolean {
+  if (/^(?:\{[^{}]{1,64}\}|\$\([^()]{1,64}\)|(?:my|your|the|db|some|new)[_-]?(?:pass(?:word|wd)?|secret|pwd)|.{1,3})$/i.test(value)) return true;
+  const user = /([^/:@]{1,256}):$/.exec(key)?.[1];
+  return user === value;
 }
 
 /**
@@ -254,7 +316,7 @@ function privateKeyBody(value: string): boolean {
   const end = value.indexOf('-----END', open + 5);
   const body = value.slice(open < 0 ? 0 : open + 5, end < 0 ? value.length : end);
   let n = 0;
-  for (let i = 0; i < body.length && n < 16; i++) if (/[A-Za-z0-9+/]/.test(body[i]!)) n++;
+  for (let i = 0; i < body.length && n < 16; i++) if (/[A-Za-z0-9+/]/.test(body.charAt(i))) n++;
   return n >= 16 && !isPlaceholder(body.replace(/\\n|\s/g, ''));
 }
 
@@ -279,7 +341,12 @@ function jsonHeader(value: string): boolean {
     return whole === undefined || !/^\{[\x20-\x7e\s]*\}\s*$/.test(whole);
   }
   const head = decode64(value.slice(0, dot));
-  return head !== undefined && head.includes('}');
+  if (head !== undefined && head.includes('}')) return true;
+  // A header that is readable text but no JSON object (`{"alg":"HS256"` cut
+  // short) is a broken example. One that decodes to bytes (vendor-mangled or
+  // encrypted) followed by a JSON payload segment of a JWT's size is a token.
+  if (head === undefined || /^[\x20-\x7e]*$/.test(head)) return false;
+  return dot >= 17 && /^ey[A-Za-z0-9_-]{17}/.test(value.slice(dot + 1));
 }
 
 /** A base64 value that decodes to readable text saying it is fake (`ZHVtbXk...` = "dummy..."). */

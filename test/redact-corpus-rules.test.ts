@@ -1,0 +1,139 @@
+/**
+ * The rule and verdict changes made for the peer corpus (issue 21), one table
+ * each: formats taken since the corpus showed them missed, and peer
+ * false-positive shapes left alone. Pure: the Redactor over plain text, and
+ * the verdict and pattern analyser as functions. The corpus itself runs in
+ * test/redact-corpus.test.ts.
+ */
+import t from 'tap';
+import { Redactor } from '../lib/redact/index.js';
+import { accept, isKeyedValueSecret, isPlaceholder } from '../lib/redact/verdict.js';
+import { analyzePattern, checkRule } from '../lib/redact/rule-spec.js';
+import { Allowlist, fingerprint } from '../lib/redact/allow.js';
+
+const r = new Redactor();
+const redacted = (text: string) => r.text(text, []);
+
+t.test('formats the corpus showed missed are taken', async (t) => {
+  const table: Array<[string, string]> = [
+    // Slack tokens cut after their team id (logs print the head only).
+    ['bot token xoxb-65677559833 in the log', 'bot token <secret:slack-token> in the log'],
+    ['user xoxp-24232636415-0285024315463c here', 'user <secret:slack-token> here'],
+    // GitLab pipeline trigger tokens with any URL-safe body of 40.
+    ['glptt-Need5_T00-be-exactly-40-chars--ELse_fail ok', '<secret:gitlab-token> ok'],
+    ['glptt-0123456789abcdef0123456789abcdef01234567', '<secret:gitlab-token>'],
+    // Cloudflare cfk_ keys longer than documented are taken whole.
+    [`cfk_ZE4CrcFhEIDXk9vL2sTLeARsFp2ZZYbydVDhhIUq8573bbfe${'q7'.repeat(6)} end`, '<secret:cloudflare-token> end'],
+    // Databricks: 32 hex after dapi, even when a letter follows (a workspace host named after it).
+    ['dapib8a799e452bf722cb28874cee50a7abfnonprod-test.cloud.databricks.com', '<secret:databricks-token>nonprod-test.cloud.databricks.com'],
+    // A JWT whose header decodes to bytes but whose payload is JSON.
+    [
+      'eyJuL_8UF5AiQVfO2xlr_HaoSluHz9u-Q-s1qWDWvycQhR11J9wZTmYfFpKnawuIbKjA4i340DSpYI3d3E.eyJuOUikPwjw1RKXYXfcjjeqQwdWzA4uooei_ADIUX3of4.A0rTdrx3sJ',
+      '<secret:jwt>',
+    ],
+    // A PEM block pasted as a header value is the private-key rule's, whole.
+    [
+      'Authorization: Bearer -----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC\\n-----END PRIVATE KEY-----',
+      'Authorization: Bearer <secret:private-key>',
+    ],
+    ['Bearer -----BEGIN RSA PRIVATE KEY-----\\nMIIEpAIBAAKCAQEAq83vEFq83vEFq83vEF\\n-----END RSA PRIVATE KEY-----', 'Bearer <secret:private-key>'],
+  ];
+  for (const [input, expected] of table) t.equal(redacted(input), expected, input.slice(0, 60));
+});
+
+t.test('peer false-positive shapes are left alone', async (t) => {
+  for (const text of [
+    // Filler tails and hand-typed ids.
+    '"token4": "xoxp-572370529330-573807301142-572331691188-####################"',
+    '"token1": "xoxp-1234567890"',
+    // A JWT header that is readable text but no JSON object: a broken example.
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    // Keys whose name says the value is public, a page's CSRF token, a vault's name, or not real.
+    '<input type="hidden" name="authenticity_token" value="7SWa-Fo1_hsC6oovfBsJFLGPUl2EhkSWPbJhWANwgaJWBDl1vxd9VNqXTNAefsJqzIRYaZEfYZLffa31rw8zJA" />',
+    'csrf-token=Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7+V4eUrLfpuyOuxmiW9rhROG/Whikle15syazJOkrjJa3U2AbhIvUw==',
+    'publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit"',
+    '  keyVaultToStoreSecrets: cmp2-qat-1208358310',
+    'nonMatchingToken := "gsbxydo7pok1qfhd"',
+    'const fakeSecret = "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB"',
+    // Published values (documentation keys, reference-page passwords).
+    ',apiKey:"6fe4476ee5a1832882e326b506d14126",',
+    '<add key="ClearTextPassword" value="33f!!lloppa" />',
+    // An identifier of five capitalised words after a key.
+    'token:"clm99696:AgencyIdentificationCodeContentType"',
+    // A URL without credentials after a key word.
+    'const MONGO_NO_AUTH = "mongodb://localhost:27017/database";',
+    'const MONGO_IDENTICAL_CREDENTIALS = "mongodb://mongodb:mongodb@localhost:27017/database";',
+    // URL passwords that stand in for one; the password part is no e-mail address either.
+    'mongodb://user:password@db.example.com:27017/mydb',
+    'https://username:mypassword@test.com/endpoint',
+    'https://{USER}:{PASS}@template.example.com',
+    'postgres://$(PGUSER):$(PGPASSWORD)@$(PGHOST)/$(PGDATABASE)',
+    'https://user:abc@api.com/v1',
+    'mysql://mysql:mysql@localhost:3306/database',
+  ]) {
+    t.equal(redacted(text), text, text.slice(0, 60));
+  }
+});
+
+t.test('real values next to those shapes are still taken', async (t) => {
+  const table: Array<[string, string]> = [
+    ['mysql://admin:Xk3sPq9aLm4nBv7c@db.example.com/app', 'mysql://admin:<secret:url-password>@db.example.com/app'],
+    ['session_token = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit"', 'session_token = "<secret:key-value>"'],
+    ['DB_URL=postgres://app:Xk3sPq9aLm4nBv7c@db/app', 'DB_URL=postgres://app:<secret:url-password>@db/app'],
+    // A URL value with a key in its path is still a secret.
+    ['WEBHOOK_SECRET=https://hooks.example.com/in/Xk3sPq9aLm4nBv7cZx1Q2w', 'WEBHOOK_SECRET=<secret:key-value>'],
+    ['xoxb-1234567890-abcdefghij', '<secret:slack-token>'],
+    // Four capitalised words occur by chance in long random tokens.
+    ['api_token=RurVC38TP-5PioJqzJbvpNzkvwFjDrPpHdcivLgDEJUXS39PkIZPb1WCk', 'api_token=<secret:key-value>'],
+    ['api_token=Xk3sPq9aLm4nBv7cZx1Q2wE5rT8yU0iO6pAJzusRpynUtoHcpfNhgtsb9N3mQ7vC2xZ5lK8jH4gF1dS6aP0oI', 'api_token=<secret:key-value>'],
+    // A URL with credentials after a key is taken whole, even with a stand-in password.
+    ['URI_TOKEN=http://username:password@127.0.0.1', 'URI_TOKEN=<secret:key-value>'],
+    ['URI_TOKEN=http://username:Xk3sPq9aLm@127.0.0.1', 'URI_TOKEN=<secret:key-value>'],
+  ];
+  for (const [input, expected] of table) t.equal(redacted(input), expected, input);
+});
+
+t.test('the verdict as a function', async (t) => {
+  t.notOk(isPlaceholder('pgar_123456789012345678901234567'), 'digit runs stand for secrets in peer tests: kept');
+  t.ok(isPlaceholder('xoxp-572370529330-573807301142-####################'), 'a filler tail');
+  t.notOk(isKeyedValueSecret('Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7', 'token=', 'x-csrf-'), 'the start of the key name before the match counts');
+  t.ok(isKeyedValueSecret('Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7', 'token=', 'session-'), 'another key name: a secret');
+  t.ok(isKeyedValueSecret('Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7', 'token=', ''), 'no text before the match');
+  t.notOk(isKeyedValueSecret('http://localhost:8080/v1/status', 'auth_url: '), 'a plain URL');
+  t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
+  t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
+  t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');
+  t.ok(accept({ rule: 'url-password', value: 'Xk3sPq9aLm', keyed: false }), 'no key text: judged by the value');
+  t.notOk(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig', keyed: false }), 'readable broken header');
+  t.notOk(accept({ rule: 'jwt', value: 'eyJuL_8UF5AiQVfO2xlr_HaoSluHz9u.bm90X3ZhbGlkX2pzb24.sig', keyed: false }), 'bytes header, payload not JSON');
+  t.notOk(accept({ rule: 'jwt', value: 'eyJuL_8.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig', keyed: false }), 'bytes header shorter than a JWT header');
+});
+
+t.test('analyzePattern, walked token by token', async (t) => {
+  const a = analyzePattern('(?<k>a{2,5})\\1(?:b+)?[x)]\\k<k>c{3}d??e{2,}\\d{', 'p_', 4);
+  t.same(
+    { ...a },
+    { captures: 1, names: ['k'], numberedBackref: true, unbounded: true, nestedRepetition: false, maxBound: 5, renamed: '(?<p_k>a{2,5})\\5(?:b+)?[x)]\\k<p_k>c{3}d??e{2,}\\d{' },
+    'groups renamed, backreference shifted, classes, lazy modifiers, open braces',
+  );
+  t.ok(analyzePattern('(?:a{1,3}){2}').nestedRepetition, 'a repeated group that repeats');
+  t.notOk(analyzePattern('(?:a{1,3})?').nestedRepetition, 'an optional group is no repetition');
+  t.same(analyzePattern('a)b').renamed, 'a)b', 'an unbalanced close is copied');
+  t.same(analyzePattern('(?<open').names, ['open'], 'an unclosed name runs to the end');
+  t.same(analyzePattern('\\k<open').renamed, '\\k<open>', 'an unclosed backreference name too (closed when renamed)');
+  t.same(analyzePattern('x\\').renamed, 'x\\', 'a trailing backslash');
+  t.same(analyzePattern('(?=a)(?<=b)(?<!c)').captures, 0, 'lookarounds capture nothing');
+});
+
+t.test('user rules are normalised without casts', async (t) => {
+  t.same(checkRule({ name: 'n', pattern: 'a', flags: '', partial: 'a$', markers: ['a'] }, 'x'), { name: 'n', pattern: 'a', partial: 'a$', markers: ['a'] });
+  t.same(checkRule({ name: 'n', pattern: 'a', flags: 'i' }, 'x'), { name: 'n', pattern: 'a', flags: 'i' });
+});
+
+t.test('allow lists read fingerprints', async (t) => {
+  const fp = fingerprint('s3cr3t-value', 'salt');
+  const allow = Allowlist.parse(`# known\nfp:${fp.toUpperCase()}\nliteral\n`, 'salt');
+  t.ok(allow.has('s3cr3t-value'), 'by fingerprint, any case, fp: prefix');
+  t.ok(allow.has('literal'), 'by value');
+  t.notOk(allow.has('other'), 'others are not');
+});
