@@ -19,6 +19,16 @@
  * `\/` is taken as a hit (it can hide a marker on any level of nesting).
  */
 
+/**
+ * How a rule's match starts: `text` (exact), then at least `min` characters
+ * whose codes are set in `run` (when present).
+ */
+export interface Lead {
+  text: string;
+  run?: Uint8Array;
+  min: number;
+}
+
 /** One pattern of an automaton. */
 export interface MarkerPattern {
   /** The text (a raw automaton: its UTF-8 bytes as latin1 characters). */
@@ -36,6 +46,12 @@ export interface MarkerPattern {
    * around it (`at`: the marker's offset in `text`); absent: every hit counts.
    */
   check?: (text: string, at: number) => boolean;
+  /**
+   * With `check`: exact texts (ASCII) one of which the rules' match starts
+   * with at the marker; a hit whose bytes spell none of them is refused
+   * before any text is decoded.
+   */
+  leads?: readonly Lead[];
   /** Characters of context the check needs before the marker, and from it on. */
   behind?: number;
   ahead?: number;
@@ -430,6 +446,7 @@ function checkAt(buf: Uint8Array, ms: number, me: number, end: number, p: Marker
     const c = buf[k]!;
     if ((c >= 0x41 && c <= 0x5a ? c + 32 : c) !== p.text.charCodeAt(k - ms)) return true;
   }
+  if (p.leads !== undefined && !startsWithLead(buf, ms, end, p.leads)) return false;
   if ((p.behind ?? 0) === 0) {
     // The common case: plain bytes from the marker to a quote (the literal's end), to an
     // escape the rules cannot read through (a quote, a control character), or to as many
@@ -443,6 +460,31 @@ function checkAt(buf: Uint8Array, ms: number, me: number, end: number, p: Marker
     }
   }
   return checkDecoded(buf, ms, me, end, p);
+}
+
+/**
+ * Whether the bytes at `at` may start a match with one of `leads` once
+ * decoded: they spell one, or an escape or the line's end comes first (no guess).
+ */
+function startsWithLead(buf: Uint8Array, at: number, end: number, leads: readonly Lead[]): boolean {
+  for (const { text, run, min } of leads) {
+    let k = 0;
+    for (; k < text.length; k++) {
+      const c = at + k < end ? buf[at + k] : undefined;
+      if (c === undefined || c === 0x5c) return true;
+      if (c !== text.charCodeAt(k)) break;
+    }
+    if (k < text.length) continue;
+    if (run === undefined) return true;
+    let n = 0;
+    for (let p = at + k; n < min; p++, n++) {
+      const c = p < end ? buf[p] : undefined;
+      if (c === undefined || c === 0x5c) return true;
+      if (c >= 0x80 || run[c] !== 1) break;
+    }
+    if (n === min) return true;
+  }
+  return false;
 }
 
 /** {@link checkAt} on a window decoded with its escapes, context before the marker included. */
