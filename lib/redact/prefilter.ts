@@ -220,8 +220,20 @@ export class Automaton {
    * `hits` / `hitCount` (overwritten by the next call).
    */
   scan(text: string, from = 0, to = text.length): void {
+    this.pass(text, from, to, true);
+  }
+
+  /** Whether some pattern occurs in `text` with its conditions met. */
+  test(text: string): boolean {
+    return this.pass(text, 0, text.length, false);
+  }
+
+  /**
+   * The automaton over decoded text: with `collect`, records every hit (see
+   * {@link scan}); without, stops at the first hit whose conditions are met.
+   */
+  private pass(text: string, from: number, to: number, collect: boolean): boolean {
     const { low, delta, classes, outStart, outIds } = this;
-    let hits = this.hits;
     let count = 0;
     let row = 0;
     for (let i = from; i < to; i++) {
@@ -234,46 +246,35 @@ export class Automaton {
       row = ~code;
       const state = row / classes;
       for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
-        if (count + 2 > hits.length) {
-          const bigger = new Int32Array(hits.length * 2);
-          bigger.set(hits);
-          hits = this.hits = bigger;
+        const id = outIds[k]!;
+        if (!collect) {
+          if (this.meets(text, i, id)) return true;
+          continue;
         }
-        hits[count++] = i + 1;
-        hits[count++] = outIds[k]!;
+        if (count + 2 > this.hits.length) {
+          const bigger = new Int32Array(this.hits.length * 2);
+          bigger.set(this.hits);
+          this.hits = bigger;
+        }
+        this.hits[count++] = i + 1;
+        this.hits[count++] = id;
       }
     }
-    this.hitCount = count >> 1;
+    if (collect) this.hitCount = count >> 1;
+    return false;
   }
 
-  /** Whether some pattern occurs in `text` with its conditions met. */
-  test(text: string): boolean {
-    const { low, delta, classes, outStart, outIds, flags, lengths } = this;
-    let row = 0;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      const code = delta[row + (c < 256 ? low[c]! : this.classOf(c))]!;
-      if (code >= 0) {
-        row = code;
-        continue;
-      }
-      row = ~code;
-      const state = row / classes;
-      for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
-        const id = outIds[k]!;
-        const f = flags[id]!;
-        if (f === 0) return true;
-        if ((f & NO_TEST) !== 0) continue;
-        if ((f & WORD) !== 0 && i + 1 < n && isLower(text.charCodeAt(i + 1))) continue;
-        if ((f & EDGE) !== 0) {
-          const before = i + 1 - lengths[id]! - 1;
-          if (before >= 0 && text.charCodeAt(before) < 256 && ALNUM[text.charCodeAt(before)] === 1) continue;
-        }
-        return true;
-      }
+  /** Whether pattern `id`, ending at `text[i]`, meets its conditions (for {@link test}). */
+  private meets(text: string, i: number, id: number): boolean {
+    const f = this.flags[id] ?? 0;
+    if (f === 0) return true;
+    if ((f & NO_TEST) !== 0) return false;
+    if ((f & WORD) !== 0 && i + 1 < text.length && isLower(text.charCodeAt(i + 1))) return false;
+    if ((f & EDGE) !== 0) {
+      const before = i + 1 - (this.lengths[id] ?? 0) - 1;
+      if (before >= 0 && text.charCodeAt(before) < 256 && ALNUM[text.charCodeAt(before)] === 1) return false;
     }
-    return false;
+    return true;
   }
 
   /**
