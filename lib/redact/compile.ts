@@ -82,7 +82,7 @@ export const FALLBACK_HOLD = 256;
 const LONG_ANCHORS: ReadonlySet<string> = new Set(['-----begin', 'eyj', 'bearer', 'basic', ...SECRET_KEY_WORDS]);
 
 function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, literal: string, index: number): void {
-  const first = literal[0]!;
+  const first = literal.charAt(0);
   let list = dispatch.get(first);
   if (!list) dispatch.set(first, (list = []));
   let entry = list.find(([lit]) => lit === literal);
@@ -274,7 +274,7 @@ interface Check {
 export function readsAnyCharacter(source: string): boolean {
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
+    const ch = source.charAt(i);
     if (ch === '\\') {
       if (/[sSWD]/.test(source[i + 1] ?? '') || (inClass && /[nrtbf"]/.test(source[i + 1] ?? ''))) return true;
       i++;
@@ -494,8 +494,9 @@ function tryRules(rules: readonly Compiled[], text: string, at: number): boolean
 
 /** Builds the scan tables for `specs` (priority order). */
 export function buildRules(specs: readonly Spec[]): Built {
-  const rules: Compiled[] = [nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true)];
-  rules[0]!.kind = 'skip';
+  const skip = nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true);
+  skip.kind = 'skip';
+  const rules: Compiled[] = [skip];
   const unanchored: Compiled[] = [];
   const indexOf = new Map<Spec, number>();
   for (const spec of specs) {
@@ -585,7 +586,7 @@ export function patternExtent(source: string): Extent {
     let branch = 0;
     let last = 0; // length of the last atom, for a quantifier
     while (i < source.length) {
-      const ch = source[i]!;
+      const ch = source.charAt(i);
       if (ch === ')') break;
       if (ch === '|') {
         best = Math.max(best, branch);

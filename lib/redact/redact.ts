@@ -111,7 +111,7 @@ export function deltaTail(raw: Buffer, bytes: number): string | undefined {
   if (from <= open + 1) return topLevelString(raw, 'delta');
   // Not inside an escape (at most 6 bytes, starting with a backslash), nor a UTF-8 sequence.
   const limit = from + 64;
-  while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || (raw[from]! & 0xc0) === 0x80)) from++;
+  while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || ((raw[from] ?? 0) & 0xc0) === 0x80)) from++;
   if (from === limit) return topLevelString(raw, 'delta');
   try {
     return JSON.parse(`"${raw.toString('utf8', from, close)}"`) as string;
@@ -299,7 +299,13 @@ class Redaction {
         hits,
         found: patches,
         where,
-        inPlace: (spans) => applyRange(src, ds, de, spans.map((s) => ({ ...s, start: view.rawOf(s.start), end: view.rawOf(s.end) })), go),
+        inPlace: (spans) => {
+          for (const span of spans) {
+            span.start = view.rawOf(span.start);
+            span.end = view.rawOf(span.end);
+          }
+          return applyRange(src, ds, de, spans, go);
+        },
         finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
       },
       emit,

@@ -92,7 +92,7 @@ export class Workspaces {
 
   /** The first characters of the roots a partial can hold back. */
   anchors(): string[] {
-    return [...new Set(this.sorted.map((w) => w[0]!))];
+    return [...new Set(this.sorted.map((w) => w.charAt(0)))];
   }
 
   /** The left-edge test, as a pattern (the prefilter reads the edge condition from it). */
@@ -119,7 +119,7 @@ export class Workspaces {
       if (rest <= 0 || rest > MAX_PARTIAL || !leftEdge(text, at)) return false;
       const tail = text.slice(at);
       const i = lowerBound(this.sorted, tail);
-      return i < this.sorted.length && this.sorted[i]!.startsWith(tail);
+      return this.sorted[i]?.startsWith(tail) === true;
     },
   };
 }
