@@ -116,35 +116,7 @@ export class Automaton {
   noted = false;
 
   constructor(patterns: readonly MarkerPattern[]) {
-    // Classes first: every pattern character (ASCII folded), case variants sharing one.
-    let classes = 1;
-    const get = (code: number) => (code < 256 ? this.low[code]! : (this.wide.get(code) ?? 0));
-    const set = (code: number, cls: number) => {
-      if (code < 256) this.low[code] = cls;
-      else this.wide.set(code, cls);
-    };
-    let total = 0;
-    let nonAscii = false;
-    for (const p of patterns) {
-      total += p.text.length;
-      for (let i = 0; i < p.text.length; i++) {
-        let code = p.text.charCodeAt(i);
-        if (code >= 0x41 && code <= 0x5a) code += 32;
-        if (code >= 0x80) nonAscii = true;
-        if (get(code) !== 0) continue;
-        if (classes === 255) throw new Error('too many distinct marker characters');
-        const cls = classes++;
-        set(code, cls);
-        if (code < 0x80) {
-          if (code >= 0x61 && code <= 0x7a) set(code - 32, cls);
-          continue;
-        }
-        const ch = String.fromCharCode(code);
-        for (const variant of [ch.toLowerCase(), ch.toUpperCase()]) {
-          if (variant.length === 1 && get(variant.charCodeAt(0)) === 0) set(variant.charCodeAt(0), cls);
-        }
-      }
-    }
+    const { classes, nonAscii } = this.assignClasses(patterns);
     this.nonAscii = nonAscii;
     let longest = 0;
     for (const p of patterns) longest = Math.max(longest, p.text.length);
@@ -154,49 +126,14 @@ export class Automaton {
     this.classes = stride;
     this.raw.set(this.low);
     this.raw[0x5c] = classes;
-    // The trie in a flat table: goto[state * stride + class] is the child, 0 for none.
-    let goto = new Int32Array((total + 1) * stride);
-    let states = 1;
-    const own: Array<number[] | undefined> = [];
-    this.lengths = new Int32Array(patterns.length);
-    this.flags = new Uint8Array(patterns.length);
+    this.lengths = Int32Array.from(patterns, (p) => p.text.length);
+    this.flags = Uint8Array.from(patterns, (p) => (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0));
     this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
-    patterns.forEach((p, id) => {
-      let state = 0;
-      for (let i = 0; i < p.text.length; i++) {
-        const at = state * stride + get(p.text.charCodeAt(i));
-        if (goto[at] === 0) goto[at] = states++;
-        state = goto[at]!;
-      }
-      (own[state] ??= []).push(id);
-      this.lengths[id] = p.text.length;
-      this.flags[id] = (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0);
-    });
-    goto = goto.subarray(0, states * stride);
-    // Breadth first: a state's failure link, outputs and row are complete before its children's.
-    const fail = new Int32Array(states);
-    const outputs: Array<number[] | undefined> = own;
-    const queue = new Int32Array(states);
-    let tail = 0;
-    for (let c = 0; c < classes; c++) if (goto[c] !== 0) queue[tail++] = goto[c]!;
-    for (let head = 0; head < tail; head++) {
-      const state = queue[head]!;
-      const suffix = outputs[fail[state]!];
-      if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
-      const row = state * stride;
-      const failRow = fail[state]! * stride;
-      for (let c = 0; c < classes; c++) {
-        const child = goto[row + c]!;
-        if (child === 0) goto[row + c] = goto[failRow + c]!;
-        else {
-          fail[child] = goto[failRow + c]!;
-          queue[tail++] = child;
-        }
-      }
-    }
+    const { goto, states, outputs } = buildTrie(patterns, stride, (code) => this.classOf(code));
+    linkFailures(goto, outputs, states, classes, stride);
     this.delta = new Int32Array(states * stride);
     for (let k = 0; k < goto.length; k++) {
-      const target = goto[k]!;
+      const target = goto[k] ?? 0;
       this.delta[k] = k % stride === classes ? ESCAPE : outputs[target] !== undefined ? ~(target * stride) : target * stride;
     }
     this.outStart = new Int32Array(states + 1);
@@ -209,6 +146,36 @@ export class Automaton {
     this.outIds = new Int32Array(count);
     let at = 0;
     for (let st = 0; st < states; st++) for (const id of outputs[st] ?? []) this.outIds[at++] = id;
+  }
+
+  /** Gives every pattern character (ASCII folded) a class, case variants sharing one; the number of classes. */
+  private assignClasses(patterns: readonly MarkerPattern[]): { classes: number; nonAscii: boolean } {
+    let classes = 1;
+    const set = (code: number, cls: number) => {
+      if (code < 256) this.low[code] = cls;
+      else this.wide.set(code, cls);
+    };
+    let nonAscii = false;
+    for (const p of patterns) {
+      for (let i = 0; i < p.text.length; i++) {
+        let code = p.text.charCodeAt(i);
+        if (code >= 0x41 && code <= 0x5a) code += 32;
+        if (code >= 0x80) nonAscii = true;
+        if (this.classOf(code) !== 0) continue;
+        if (classes === 255) throw new Error('too many distinct marker characters');
+        const cls = classes++;
+        set(code, cls);
+        if (code < 0x80) {
+          if (code >= 0x61 && code <= 0x7a) set(code - 32, cls);
+          continue;
+        }
+        const ch = String.fromCharCode(code);
+        for (const variant of [ch.toLowerCase(), ch.toUpperCase()]) {
+          if (variant.length === 1 && this.classOf(variant.charCodeAt(0)) === 0) set(variant.charCodeAt(0), cls);
+        }
+      }
+    }
+    return { classes, nonAscii };
   }
 
   private classOf(code: number): number {
@@ -407,6 +374,61 @@ export class Automaton {
       return true;
     }
     return false;
+  }
+}
+
+/**
+ * The patterns' trie in a flat table: goto[state * stride + class] is the
+ * child, 0 for none; `outputs[state]` the ids of the patterns ending there.
+ */
+function buildTrie(
+  patterns: readonly MarkerPattern[],
+  stride: number,
+  classOf: (code: number) => number,
+): { goto: Int32Array; states: number; outputs: Array<number[] | undefined> } {
+  let total = 0;
+  for (const p of patterns) total += p.text.length;
+  const goto = new Int32Array((total + 1) * stride);
+  let states = 1;
+  const outputs: Array<number[] | undefined> = [];
+  patterns.forEach((p, id) => {
+    let state = 0;
+    for (let i = 0; i < p.text.length; i++) {
+      const at = state * stride + classOf(p.text.charCodeAt(i));
+      if (goto[at] === 0) goto[at] = states++;
+      state = goto[at] ?? 0;
+    }
+    (outputs[state] ??= []).push(id);
+  });
+  return { goto: goto.subarray(0, states * stride), states, outputs };
+}
+
+/**
+ * Turns the trie into the automaton, breadth first (a state's failure link,
+ * outputs and row are complete before its children's): a missing child
+ * becomes the failure state's transition, and a state's outputs gain its
+ * failure state's.
+ */
+function linkFailures(goto: Int32Array, outputs: Array<number[] | undefined>, states: number, classes: number, stride: number): void {
+  const fail = new Int32Array(states);
+  const queue = new Int32Array(states);
+  let tail = 0;
+  for (let c = 0; c < classes; c++) if (goto[c] !== 0) queue[tail++] = goto[c] ?? 0;
+  for (let head = 0; head < tail; head++) {
+    const state = queue[head] ?? 0;
+    const failure = fail[state] ?? 0;
+    const suffix = outputs[failure];
+    if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
+    const row = state * stride;
+    const failRow = failure * stride;
+    for (let c = 0; c < classes; c++) {
+      const child = goto[row + c] ?? 0;
+      if (child === 0) goto[row + c] = goto[failRow + c] ?? 0;
+      else {
+        fail[child] = goto[failRow + c] ?? 0;
+        queue[tail++] = child;
+      }
+    }
   }
 }
 
