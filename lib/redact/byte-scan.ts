@@ -16,5 +16,5 @@ const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\n': '\\n', '\r': '
  * other than `\uXXXX` is its backslash and letter, `\uXXXX` is its character.
  */
 export function fedForm(text: string): string {
-  return rawForm(text.replace(/\\+/g, '\\').replace(/["\n\r\t\b\f]/g, (c) => SHORT_ESCAPES[c]!));
+  return rawForm(text.replace(/\\+/g, '\\').replace(/["\n\r\t\b\f]/g, (c) => SHORT_ESCAPES[c] ?? c));
 }

@@ -19,7 +19,7 @@ function wellFormed(path: string): boolean {
   let depth = 0;
   let quote = '';
   for (let i = 0; i < path.length; i++) {
-    const c = path[i]!;
+    const c = path.charAt(i);
     if (quote !== '') {
       if (c === '\\') i++;
       else if (c === quote) quote = '';

@@ -7,7 +7,7 @@
  */
 import { RE2JS } from 're2js';
 import { fedForm } from './byte-scan.js';
-import { Automaton, type MarkerPattern } from './prefilter.js';
+import { Automaton, type Lead, type MarkerPattern } from './prefilter.js';
 import { analyzePattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 
@@ -27,6 +27,8 @@ export interface Match {
 export interface Compiled {
   /** Anchored rules: the match starting exactly at `at`. Unanchored: the first match at or after `at`. */
   exec(text: string, at: number): Match | null;
+  /** Whether {@link exec} finds a non-empty match (cheaper: no match object, no group indices). */
+  test?(text: string, at: number): boolean;
   name: string;
   kind: RuleKind | 'skip';
   /** How far before a marker a match may start. */
@@ -80,7 +82,7 @@ export const FALLBACK_HOLD = 256;
 const LONG_ANCHORS: ReadonlySet<string> = new Set(['-----begin', 'eyj', 'bearer', 'basic', ...SECRET_KEY_WORDS]);
 
 function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, literal: string, index: number): void {
-  const first = literal[0]!;
+  const first = literal.charAt(0);
   let list = dispatch.get(first);
   if (!list) dispatch.set(first, (list = []));
   let entry = list.find(([lit]) => lit === literal);
@@ -91,6 +93,8 @@ function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, literal: 
 function nativeRule(spec: Spec, sticky: boolean): Compiled {
   const names = analyzePattern(spec.pattern).names;
   const re = new RegExp(spec.pattern, `${sticky ? 'y' : 'g'}d${spec.flags ?? ''}`);
+  // The raw prefilter's checks only ask whether a rule matches: without `d`, V8 builds no indices.
+  let plain: RegExp | undefined;
   const secret = names.includes('secret');
   const lead = names.includes('lead');
   const user = names.includes('name');
@@ -110,6 +114,12 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
       if (lead && groups?.lead) match.lead = groups.lead[0];
       if (user && m.groups?.name !== undefined) match.name = m.groups.name;
       return match;
+    },
+    test(text, at) {
+      plain ??= new RegExp(spec.pattern, `${sticky ? 'y' : 'g'}${spec.flags ?? ''}`);
+      plain.lastIndex = at;
+      const m = plain.exec(text);
+      return m !== null && m[0].length > 0;
     },
   };
 }
@@ -248,6 +258,8 @@ function markerTable(specs: readonly Spec[], indexOf: (spec: Spec) => number): M
 /** Rules tried at a raw marker hit, and how many characters after the marker a match may look at. */
 interface Check {
   rules: Compiled[];
+  /** Exact texts one of which every rule's match starts with; null: some rule has none (no filter). */
+  leads: Lead[] | null;
   behind: number;
   ahead: number;
   ok: boolean;
@@ -262,7 +274,7 @@ interface Check {
 export function readsAnyCharacter(source: string): boolean {
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
+    const ch = source.charAt(i);
     if (ch === '\\') {
       if (/[sSWD]/.test(source[i + 1] ?? '') || (inClass && /[nrtbf"]/.test(source[i + 1] ?? ''))) return true;
       i++;
@@ -301,12 +313,14 @@ function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compile
     for (const marker of spec.markers!) {
       const key = fedForm(marker).toLowerCase();
       let entry = table.get(key);
-      if (entry === undefined) table.set(key, (entry = { edge, check: { rules: [], behind: 0, ahead: 0, ok: true, cuttable: true } }));
+      if (entry === undefined) table.set(key, (entry = { edge, check: { rules: [], leads: [], behind: 0, ahead: 0, ok: true, cuttable: true } }));
       entry.edge &&= edge;
       const check = entry.check;
       if (extent === undefined || rule === undefined || /[^\x20-\x7e]/.test(key)) check.ok = false;
       else {
         check.rules.push(rule);
+        const leads = (spec.reach ?? 0) === 0 ? leadingLiterals(spec.pattern) : undefined;
+        check.leads = leads === undefined || check.leads === null ? null : [...check.leads, ...leads];
         check.behind = Math.max(check.behind, extent.behind + (spec.reach ?? 0));
         check.ahead = Math.max(check.ahead, extent.ahead);
         check.cuttable &&= !readsAnyCharacter(spec.pattern);
@@ -318,10 +332,148 @@ function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compile
     edge,
     word: WORD_MARKERS.has(text),
     check: check.ok ? (text2, at) => tryRules(check.rules, text2, at) : undefined,
+    leads: check.ok && check.leads !== null ? check.leads : undefined,
     behind: check.behind,
     ahead: check.ahead,
     cuttable: check.cuttable,
   }));
+}
+
+/** Regex syntax characters: anything else stands for itself. */
+const SYNTAX = new Set('\\^$.*+?()[]{}|/');
+
+/** Index after the group or class opened at `open` (escapes and classes skipped); -1 when unbalanced. */
+function skipGroup(source: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') i++;
+    else if (ch === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+    } else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/** One literal character of `source` at `i` (a plain one or an escaped punctuation mark): [character, length], or undefined. */
+function literalAt(source: string, i: number): [string, number] | undefined {
+  const ch = source[i];
+  if (ch === undefined) return undefined;
+  if (ch !== '\\') return SYNTAX.has(ch) ? undefined : [ch, 1];
+  const next = source[i + 1];
+  return next !== undefined && /[^A-Za-z0-9]/.test(next) ? [next, 2] : undefined;
+}
+
+/**
+ * How every match of `source` starts, read from its start: lookarounds
+ * skipped, then a literal run or a group of literal alternatives
+ * (`(?:SK|AC)`, the token helpers' prefixes), then maybe a character class
+ * repeated at least n times (`[A-Za-z0-9]{14}`); undefined when the pattern
+ * does not start with a literal (no filter). Lets the raw prefilter refuse a
+ * hit whose bytes cannot start a match (`access` for Twilio's `AC`, `path`
+ * for Airtable's `pat`) before any text is decoded.
+ */
+export function leadingLiterals(source: string): Lead[] | undefined {
+  if (hasTopLevelBar(source)) return undefined;
+  let i = skipLookarounds(source, 0);
+  if (i < 0) return undefined;
+  const quantified = (at: number) => '?*+{'.includes(source[at] ?? '-');
+  const texts: string[] = [];
+  if (source.startsWith('(?:', i)) {
+    const close = skipGroup(source, i);
+    if (close < 0 || quantified(close)) return undefined;
+    let text = '';
+    for (let k = i + 3; k < close - 1; ) {
+      if (source[k] === '|') {
+        if (text === '') return undefined;
+        texts.push(text);
+        text = '';
+        k++;
+        continue;
+      }
+      const lit = literalAt(source, k);
+      if (lit === undefined) return undefined;
+      text += lit[0];
+      k += lit[1];
+    }
+    if (text === '') return undefined;
+    texts.push(text);
+    i = close;
+  } else {
+    let text = '';
+    for (;;) {
+      const lit = literalAt(source, i);
+      if (lit === undefined || quantified(i + lit[1])) break;
+      text += lit[0];
+      i += lit[1];
+    }
+    if (text === '') return undefined;
+    texts.push(text);
+  }
+  const after = skipLookarounds(source, i);
+  const run = after < 0 ? undefined : classRun(source, after);
+  return texts.map((text) => (run === undefined ? { text, min: 0 } : { text, run: run.members, min: run.min }));
+}
+
+/** Index after the lookarounds that start at `i` (they only restrict a match); -1 when unbalanced. */
+function skipLookarounds(source: string, i: number): number {
+  let at = i;
+  while (at >= 0 && /^\(\?<?[!=]/.test(source.slice(at, at + 4))) at = skipGroup(source, at);
+  return at;
+}
+
+/**
+ * A class of ASCII characters (plain ones, ranges, escaped punctuation) at
+ * `at`, repeated at least `min` times (`{n}`, `{n,}`, `{n,m}` or `+`).
+ */
+function classRun(source: string, at: number): { members: Uint8Array; min: number } | undefined {
+  if (source[at] !== '[' || source[at + 1] === '^') return undefined;
+  // The class's characters, each with whether it was escaped (an escaped dash is no range).
+  const items: Array<{ code: number; escaped: boolean }> = [];
+  let k = at + 1;
+  for (; k < source.length && source[k] !== ']'; k++) {
+    let ch = source[k];
+    const escaped = ch === '\\';
+    if (escaped) {
+      ch = source[++k];
+      if (ch === undefined || /[A-Za-z0-9]/.test(ch)) return undefined; // \w, \d, \s, \u...
+    }
+    if (ch === undefined || ch.charCodeAt(0) >= 0x80) return undefined;
+    items.push({ code: ch.charCodeAt(0), escaped });
+  }
+  if (source[k] !== ']') return undefined;
+  const members = new Uint8Array(128);
+  for (let c = 0; c < items.length; c++) {
+    const from = items[c];
+    const dash = items[c + 1];
+    const to = items[c + 2];
+    if (from === undefined) break;
+    if (dash !== undefined && dash.code === 0x2d && !dash.escaped && to !== undefined) {
+      if (to.code < from.code) return undefined;
+      for (let x = from.code; x <= to.code; x++) members[x] = 1;
+      c += 2;
+    } else members[from.code] = 1;
+  }
+  const quantifier = /^(?:\{([0-9]+)(?:,[0-9]*)?\}|\+)/.exec(source.slice(k + 1, k + 16));
+  if (quantifier === null) return undefined;
+  const min = quantifier[1] === undefined ? 1 : Number(quantifier[1]);
+  return min > 0 ? { members, min } : undefined;
+}
+
+/** Whether `source` has an alternation at its top level (outside every group and class). */
+function hasTopLevelBar(source: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') i++;
+    else if (ch === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+    } else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) return true;
+  }
+  return false;
 }
 
 /** Whether one of the rules matches (non-empty) at `at`, or up to its reach before. */
@@ -329,6 +481,10 @@ function tryRules(rules: readonly Compiled[], text: string, at: number): boolean
   for (const rule of rules) {
     for (let k = rule.reach; k >= 0; k--) {
       if (at - k < 0) continue;
+      if (rule.test !== undefined) {
+        if (rule.test(text, at - k)) return true;
+        continue;
+      }
       const m = rule.exec(text, at - k);
       if (m !== null && m.end > m.start) return true;
     }
@@ -338,8 +494,9 @@ function tryRules(rules: readonly Compiled[], text: string, at: number): boolean
 
 /** Builds the scan tables for `specs` (priority order). */
 export function buildRules(specs: readonly Spec[]): Built {
-  const rules: Compiled[] = [nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true)];
-  rules[0]!.kind = 'skip';
+  const skip = nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true);
+  skip.kind = 'skip';
+  const rules: Compiled[] = [skip];
   const unanchored: Compiled[] = [];
   const indexOf = new Map<Spec, number>();
   for (const spec of specs) {
@@ -429,7 +586,7 @@ export function patternExtent(source: string): Extent {
     let branch = 0;
     let last = 0; // length of the last atom, for a quantifier
     while (i < source.length) {
-      const ch = source[i]!;
+      const ch = source.charAt(i);
       if (ch === ')') break;
       if (ch === '|') {
         best = Math.max(best, branch);

@@ -73,7 +73,7 @@ export interface Piece {
   text: string;
   /** The delta literal as it came (quotes included). */
   literal: string;
-  /** Patches the delta literal in place for spans of `text` (byte-exact); undefined: re-encode. */
+  /** Patches the delta literal in place for spans of `text` (byte-exact; it may move the spans, which are its own); undefined: re-encode. */
   inPlace?: (spans: readonly Span[]) => string;
   /** The output for the piece with this delta literal (the original record when nothing changed). */
   finish: (literal: string) => Output;
@@ -229,7 +229,7 @@ export class DeltaStreams {
     if (this.held.size === 0 || !FLUSH_TYPES.has(type)) return;
     let ended: Held[];
     if (type === 'result') ended = [...this.held.values()];
-    else if (TURN_END_TYPES.has(type)) ended = [...this.held.values()].filter((h) => h.items[0]!.piece.ids.thread === thread && h.items[0]!.piece.ids.turn === turn);
+    else if (TURN_END_TYPES.has(type)) ended = [...this.held.values()].filter((h) => h.items[0]?.piece.ids.thread === thread && h.items[0]?.piece.ids.turn === turn);
     else {
       const streamType = type === 'agent_message_final' ? 'agent_message_delta' : type.startsWith('tool_') ? 'tool_output_delta' : 'command_output_delta';
       const one = this.held.get(keyOf(streamType));
@@ -263,8 +263,13 @@ export class DeltaStreams {
     this.record(piece.ids.type, piece.hits.concat(hits), piece.where, () => [...(piece.found ?? []), ...spans.map((s) => ({ ...s, path: '$.delta' }))]);
     let literal: string;
     if (text.slice(from, to) === piece.text) {
-      const shifted = spans.map((s) => ({ ...s, start: s.start - from, end: s.end - from }));
-      literal = shifted.length === 0 ? piece.literal : piece.inPlace ? piece.inPlace(shifted) : encodeDelta(applySpans(piece.text, shifted), piece.go);
+      // The spans are this settle's own (recorded above): shifted in place, so a
+      // piece with 200k findings does not copy them.
+      for (const span of spans) {
+        span.start -= from;
+        span.end -= from;
+      }
+      literal = spans.length === 0 ? piece.literal : piece.inPlace ? piece.inPlace(spans) : encodeDelta(applySpans(piece.text, spans), piece.go);
     } else {
       literal = encodeDelta(applySpans(text.slice(0, to), spans, from), piece.go);
     }

@@ -368,13 +368,18 @@ export class Redactor {
       return add(m, rule) ? true : null;
     });
     if (tables.unanchored.length === 0) return spans;
+    return this.unanchoredSpans(input, hits, from, spans, tables.unanchored);
+  }
+
+  /** Adds the findings of the rules without markers (everywhere, except inside placeholders and `spans`), sorted. */
+  private unanchoredSpans(input: string, hits: string[], from: number, spans: Span[], unanchored: readonly Compiled[]): Span[] {
     // Rules without markers: everywhere, except inside placeholders and earlier spans.
     const taken: Array<[number, number]> = spans.map((s) => [s.start, s.end]);
     const skip = new RegExp(PLACEHOLDER_PATTERN, 'g');
     skip.lastIndex = from;
     for (let p: RegExpExecArray | null; (p = skip.exec(input)) !== null; ) taken.push([p.index, p.index + p[0].length]);
     const extra: Span[] = [];
-    for (const rule of tables.unanchored) {
+    for (const rule of unanchored) {
       for (let at = from; at <= input.length; ) {
         const m = rule.exec(input, at);
         if (m === null) break;

@@ -73,159 +73,204 @@ export function redactOversize(
   write: boolean,
   report: (span: Span) => void = () => {},
 ): OversizeRedaction {
-  /** The spans of a piece of text, each reported as it is found (nothing accumulates over the line). */
-  const spansOf = (input: string, from = 0): Span[] => {
-    const spans = engine.spans(input, hits, from);
-    for (const span of spans) report(span);
-    return spans;
-  };
-  let source: TokenSource | undefined;
-  let sink: TokenSink | undefined;
-  let none: symbol | undefined;
+  const line = new OversizeLine(engine, report);
   let failed: string | undefined;
-  const hits: string[] = [];
   const counts = new Map<string, number>();
-  let type = '(oversize line)';
-  let depth = 0;
-  // Per open object: the current key.
-  const keys: Array<string | undefined> = [];
-  let inKey = false;
-  let key = '';
-  let inString = false;
-  let secretValue = false;
-  let dropped = false;
-  let text = '';
-  let left = '';
-  let typeValue: string | undefined;
-  const out: string[] = [];
-
-  const put = (token: Token) => {
-    const s = sink!(token);
-    if (typeof s === 'string') out.push(s);
-  };
-
-  const slice = (final: boolean) => {
-    if (text === '') return;
-    const context = left + text;
-    let cut = context.length;
-    if (!final) {
-      cut = Math.max(left.length, holdPoint(engine, context));
-      if (cut === left.length) return; // all of it could begin a match: wait for more
-    }
-    const part = context.slice(0, cut);
-    put({ name: 'stringChunk', value: applySpans(part, spansOf(part, left.length), left.length) });
-    left = context.slice(Math.max(0, cut - CONTEXT), cut);
-    text = context.slice(cut);
-  };
-
-  const onToken = (token: Token) => {
-    switch (token.name) {
-      case 'startKey':
-        inKey = true;
-        key = '';
-        return;
-      case 'endKey': {
-        inKey = false;
-        keys[keys.length - 1] = key;
-        put({ name: 'startKey' });
-        put({ name: 'stringChunk', value: depth === 1 ? key : applySpans(key, spansOf(key)) });
-        put({ name: 'endKey' });
-        return;
-      }
-      case 'startString': {
-        inString = true;
-        text = '';
-        left = '';
-        dropped = false;
-        const parentKey = keys[keys.length - 1];
-        secretValue = engine.secretKeys && parentKey !== undefined && namesSecret(parentKey);
-        put(token);
-        return;
-      }
-      case 'stringChunk': {
-        const value = String(token.value);
-        if (inKey) {
-          if (key.length < MAX_KEY) key += value;
-          return;
-        }
-        if (inString) {
-          text += value;
-          if (depth === 1 && keys[0] === 'type' && text.length < 256) typeValue = text;
-          if (secretValue) {
-            // A value under a secret's key: judged whole while short, replaced whole once long.
-            if (text.length > 256) {
-              dropped = true;
-              text = '';
-            }
-            return;
-          }
-          if (text.length >= SLICE) slice(false);
-          return;
-        }
-        put(token);
-        return;
-      }
-      case 'endString': {
-        if (!secretValue) slice(true);
-        else if (!dropped && (text === '' || PLACEHOLDER_ONLY.test(text) || isConfigValue(text) || engine.allow?.has(text) === true)) put({ name: 'stringChunk', value: text });
-        else {
-          put({ name: 'stringChunk', value: engine.placeholder('secret', 'key-value', text) });
-          hits.push('key-value');
-          if (!dropped) report({ start: 0, end: text.length, text: '', rule: 'key-value', value: text });
-        }
-        inString = false;
-        secretValue = false;
-        if (depth === 1 && keys[0] === 'type' && typeValue !== undefined) type = typeValue;
-        typeValue = undefined;
-        put(token);
-        return;
-      }
-      case 'startObject':
-      case 'startArray':
-        depth++;
-        keys.push(undefined);
-        put(token);
-        return;
-      case 'endObject':
-      case 'endArray':
-        depth--;
-        keys.pop();
-        put(token);
-        return;
-      default:
-        put(token);
-    }
-  };
-
   const run = async (chunk: Buffer | symbol) => {
     if (failed !== undefined) return;
-    if (source === undefined) {
-      const lib = await streamJson();
-      source = lib.parser({ packValues: false, streamValues: true });
-      sink = lib.stringer();
-      none = lib.none;
-    }
     try {
-      for await (const token of source(chunk === END ? none! : chunk)) onToken(token);
+      await line.feed(chunk);
     } catch (err) {
       failed = (err as Error).message;
     }
-    if (out.length > 0 && write) emit(out.join(''));
-    out.length = 0;
-    for (const name of hits) counts.set(name, (counts.get(name) ?? 0) + 1);
-    hits.length = 0;
+    const out = line.take();
+    if (out !== undefined && write) emit(out);
+    for (const name of line.hits) counts.set(name, (counts.get(name) ?? 0) + 1);
+    line.hits.length = 0;
   };
-
   return {
     write: (piece) => run(piece),
     async end() {
       await run(END);
-      if (failed === undefined && depth !== 0) failed = 'the line ends inside a value';
-      record(type, counts, where);
+      if (failed === undefined && line.depth !== 0) failed = 'the line ends inside a value';
+      record(line.type, counts, where);
       if (write) emit('\n');
       return failed === undefined ? undefined : `not valid JSON (${failed}); the redacted part before the error was written`;
     },
   };
+}
+
+/**
+ * One oversize line's tokens: keys judged whole, strings redacted slice by
+ * slice, a value under a secret's key replaced whole; what goes out collects
+ * in `out` until {@link take}.
+ */
+class OversizeLine {
+  /** Rule names found since the caller last emptied it. */
+  readonly hits: string[] = [];
+  /** The event's type, once its top-level `type` string ended. */
+  type = '(oversize line)';
+  depth = 0;
+  private source: TokenSource | undefined;
+  private sink: TokenSink | undefined;
+  private none: symbol | undefined;
+  /** Per open container: the current key (objects). */
+  private readonly keys: Array<string | undefined> = [];
+  private inKey = false;
+  private key = '';
+  private inString = false;
+  private secretValue = false;
+  private dropped = false;
+  /** The string's text not yet written, and the written text kept before it as context. */
+  private text = '';
+  private left = '';
+  private typeValue: string | undefined;
+  private readonly out: string[] = [];
+
+  constructor(
+    private readonly engine: Redactor,
+    private readonly report: (span: Span) => void,
+  ) {}
+
+  /** Parses the next bytes (or the end) and handles their tokens; throws when they are not JSON. */
+  async feed(chunk: Buffer | symbol): Promise<void> {
+    if (this.source === undefined) {
+      const lib = await streamJson();
+      this.source = lib.parser({ packValues: false, streamValues: true });
+      this.sink = lib.stringer();
+      this.none = lib.none;
+    }
+    const source = this.source;
+    for await (const token of source(chunk === END ? (this.none ?? chunk) : chunk)) this.onToken(token);
+  }
+
+  /** The text written since the last call (undefined: no token went out). */
+  take(): string | undefined {
+    if (this.out.length === 0) return undefined;
+    const text = this.out.join('');
+    this.out.length = 0;
+    return text;
+  }
+
+  private put(token: Token): void {
+    const s = this.sink?.(token);
+    if (typeof s === 'string') this.out.push(s);
+  }
+
+  /** The spans of a piece of text, each reported as it is found (nothing accumulates over the line). */
+  private spansOf(input: string, from = 0): Span[] {
+    const spans = this.engine.spans(input, this.hits, from);
+    for (const span of spans) this.report(span);
+    return spans;
+  }
+
+  private onToken(token: Token): void {
+    switch (token.name) {
+      case 'startKey':
+        this.inKey = true;
+        this.key = '';
+        return;
+      case 'endKey':
+        this.endKey();
+        return;
+      case 'startString':
+        this.startString(token);
+        return;
+      case 'stringChunk':
+        this.chunk(token);
+        return;
+      case 'endString':
+        this.endString(token);
+        return;
+      case 'startObject':
+      case 'startArray':
+        this.depth++;
+        this.keys.push(undefined);
+        this.put(token);
+        return;
+      case 'endObject':
+      case 'endArray':
+        this.depth--;
+        this.keys.pop();
+        this.put(token);
+        return;
+      default:
+        this.put(token);
+    }
+  }
+
+  private endKey(): void {
+    this.inKey = false;
+    this.keys[this.keys.length - 1] = this.key;
+    this.put({ name: 'startKey' });
+    this.put({ name: 'stringChunk', value: this.depth === 1 ? this.key : applySpans(this.key, this.spansOf(this.key)) });
+    this.put({ name: 'endKey' });
+  }
+
+  private startString(token: Token): void {
+    this.inString = true;
+    this.text = '';
+    this.left = '';
+    this.dropped = false;
+    const parentKey = this.keys[this.keys.length - 1];
+    this.secretValue = this.engine.secretKeys && parentKey !== undefined && namesSecret(parentKey);
+    this.put(token);
+  }
+
+  private chunk(token: Token): void {
+    const value = String(token.value);
+    if (this.inKey) {
+      if (this.key.length < MAX_KEY) this.key += value;
+      return;
+    }
+    if (!this.inString) {
+      this.put(token);
+      return;
+    }
+    this.text += value;
+    if (this.depth === 1 && this.keys[0] === 'type' && this.text.length < 256) this.typeValue = this.text;
+    if (this.secretValue) {
+      // A value under a secret's key: judged whole while short, replaced whole once long.
+      if (this.text.length > 256) {
+        this.dropped = true;
+        this.text = '';
+      }
+      return;
+    }
+    if (this.text.length >= SLICE) this.slice(false);
+  }
+
+  private endString(token: Token): void {
+    const { engine, text } = this;
+    if (!this.secretValue) this.slice(true);
+    else if (!this.dropped && (text === '' || PLACEHOLDER_ONLY.test(text) || isConfigValue(text) || engine.allow?.has(text) === true)) {
+      this.put({ name: 'stringChunk', value: text });
+    } else {
+      this.put({ name: 'stringChunk', value: engine.placeholder('secret', 'key-value', text) });
+      this.hits.push('key-value');
+      if (!this.dropped) this.report({ start: 0, end: text.length, text: '', rule: 'key-value', value: text });
+    }
+    this.inString = false;
+    this.secretValue = false;
+    if (this.depth === 1 && this.keys[0] === 'type' && this.typeValue !== undefined) this.type = this.typeValue;
+    this.typeValue = undefined;
+    this.put(token);
+  }
+
+  /** Writes the string's text up to where a match could begin (all of it when `final`). */
+  private slice(final: boolean): void {
+    if (this.text === '') return;
+    const context = this.left + this.text;
+    let cut = context.length;
+    if (!final) {
+      cut = Math.max(this.left.length, holdPoint(this.engine, context));
+      if (cut === this.left.length) return; // all of it could begin a match: wait for more
+    }
+    const part = context.slice(0, cut);
+    this.put({ name: 'stringChunk', value: applySpans(part, this.spansOf(part, this.left.length), this.left.length) });
+    this.left = context.slice(Math.max(0, cut - CONTEXT), cut);
+    this.text = context.slice(cut);
+  }
 }
 
 const END = Symbol('end of line');

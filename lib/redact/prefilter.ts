@@ -19,6 +19,16 @@
  * `\/` is taken as a hit (it can hide a marker on any level of nesting).
  */
 
+/**
+ * How a rule's match starts: `text` (exact), then at least `min` characters
+ * whose codes are set in `run` (when present).
+ */
+export interface Lead {
+  text: string;
+  run?: Uint8Array;
+  min: number;
+}
+
 /** One pattern of an automaton. */
 export interface MarkerPattern {
   /** The text (a raw automaton: its UTF-8 bytes as latin1 characters). */
@@ -36,6 +46,12 @@ export interface MarkerPattern {
    * around it (`at`: the marker's offset in `text`); absent: every hit counts.
    */
   check?: (text: string, at: number) => boolean;
+  /**
+   * With `check`: exact texts (ASCII) one of which the rules' match starts
+   * with at the marker; a hit whose bytes spell none of them is refused
+   * before any text is decoded.
+   */
+  leads?: readonly Lead[];
   /** Characters of context the check needs before the marker, and from it on. */
   behind?: number;
   ahead?: number;
@@ -100,35 +116,7 @@ export class Automaton {
   noted = false;
 
   constructor(patterns: readonly MarkerPattern[]) {
-    // Classes first: every pattern character (ASCII folded), case variants sharing one.
-    let classes = 1;
-    const get = (code: number) => (code < 256 ? this.low[code]! : (this.wide.get(code) ?? 0));
-    const set = (code: number, cls: number) => {
-      if (code < 256) this.low[code] = cls;
-      else this.wide.set(code, cls);
-    };
-    let total = 0;
-    let nonAscii = false;
-    for (const p of patterns) {
-      total += p.text.length;
-      for (let i = 0; i < p.text.length; i++) {
-        let code = p.text.charCodeAt(i);
-        if (code >= 0x41 && code <= 0x5a) code += 32;
-        if (code >= 0x80) nonAscii = true;
-        if (get(code) !== 0) continue;
-        if (classes === 255) throw new Error('too many distinct marker characters');
-        const cls = classes++;
-        set(code, cls);
-        if (code < 0x80) {
-          if (code >= 0x61 && code <= 0x7a) set(code - 32, cls);
-          continue;
-        }
-        const ch = String.fromCharCode(code);
-        for (const variant of [ch.toLowerCase(), ch.toUpperCase()]) {
-          if (variant.length === 1 && get(variant.charCodeAt(0)) === 0) set(variant.charCodeAt(0), cls);
-        }
-      }
-    }
+    const { classes, nonAscii } = this.assignClasses(patterns);
     this.nonAscii = nonAscii;
     let longest = 0;
     for (const p of patterns) longest = Math.max(longest, p.text.length);
@@ -138,49 +126,14 @@ export class Automaton {
     this.classes = stride;
     this.raw.set(this.low);
     this.raw[0x5c] = classes;
-    // The trie in a flat table: goto[state * stride + class] is the child, 0 for none.
-    let goto = new Int32Array((total + 1) * stride);
-    let states = 1;
-    const own: Array<number[] | undefined> = [];
-    this.lengths = new Int32Array(patterns.length);
-    this.flags = new Uint8Array(patterns.length);
+    this.lengths = Int32Array.from(patterns, (p) => p.text.length);
+    this.flags = Uint8Array.from(patterns, (p) => (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0));
     this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
-    patterns.forEach((p, id) => {
-      let state = 0;
-      for (let i = 0; i < p.text.length; i++) {
-        const at = state * stride + get(p.text.charCodeAt(i));
-        if (goto[at] === 0) goto[at] = states++;
-        state = goto[at]!;
-      }
-      (own[state] ??= []).push(id);
-      this.lengths[id] = p.text.length;
-      this.flags[id] = (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0);
-    });
-    goto = goto.subarray(0, states * stride);
-    // Breadth first: a state's failure link, outputs and row are complete before its children's.
-    const fail = new Int32Array(states);
-    const outputs: Array<number[] | undefined> = own;
-    const queue = new Int32Array(states);
-    let tail = 0;
-    for (let c = 0; c < classes; c++) if (goto[c] !== 0) queue[tail++] = goto[c]!;
-    for (let head = 0; head < tail; head++) {
-      const state = queue[head]!;
-      const suffix = outputs[fail[state]!];
-      if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
-      const row = state * stride;
-      const failRow = fail[state]! * stride;
-      for (let c = 0; c < classes; c++) {
-        const child = goto[row + c]!;
-        if (child === 0) goto[row + c] = goto[failRow + c]!;
-        else {
-          fail[child] = goto[failRow + c]!;
-          queue[tail++] = child;
-        }
-      }
-    }
+    const { goto, states, outputs } = buildTrie(patterns, stride, (code) => this.classOf(code));
+    linkFailures(goto, outputs, states, classes, stride);
     this.delta = new Int32Array(states * stride);
     for (let k = 0; k < goto.length; k++) {
-      const target = goto[k]!;
+      const target = goto[k] ?? 0;
       this.delta[k] = k % stride === classes ? ESCAPE : outputs[target] !== undefined ? ~(target * stride) : target * stride;
     }
     this.outStart = new Int32Array(states + 1);
@@ -195,6 +148,36 @@ export class Automaton {
     for (let st = 0; st < states; st++) for (const id of outputs[st] ?? []) this.outIds[at++] = id;
   }
 
+  /** Gives every pattern character (ASCII folded) a class, case variants sharing one; the number of classes. */
+  private assignClasses(patterns: readonly MarkerPattern[]): { classes: number; nonAscii: boolean } {
+    let classes = 1;
+    const set = (code: number, cls: number) => {
+      if (code < 256) this.low[code] = cls;
+      else this.wide.set(code, cls);
+    };
+    let nonAscii = false;
+    for (const p of patterns) {
+      for (let i = 0; i < p.text.length; i++) {
+        let code = p.text.charCodeAt(i);
+        if (code >= 0x41 && code <= 0x5a) code += 32;
+        if (code >= 0x80) nonAscii = true;
+        if (this.classOf(code) !== 0) continue;
+        if (classes === 255) throw new Error('too many distinct marker characters');
+        const cls = classes++;
+        set(code, cls);
+        if (code < 0x80) {
+          if (code >= 0x61 && code <= 0x7a) set(code - 32, cls);
+          continue;
+        }
+        const ch = String.fromCharCode(code);
+        for (const variant of [ch.toLowerCase(), ch.toUpperCase()]) {
+          if (variant.length === 1 && this.classOf(variant.charCodeAt(0)) === 0) set(variant.charCodeAt(0), cls);
+        }
+      }
+    }
+    return { classes, nonAscii };
+  }
+
   private classOf(code: number): number {
     return code < 256 ? this.low[code]! : (this.wide.get(code) ?? 0);
   }
@@ -204,8 +187,20 @@ export class Automaton {
    * `hits` / `hitCount` (overwritten by the next call).
    */
   scan(text: string, from = 0, to = text.length): void {
+    this.pass(text, from, to, true);
+  }
+
+  /** Whether some pattern occurs in `text` with its conditions met. */
+  test(text: string): boolean {
+    return this.pass(text, 0, text.length, false);
+  }
+
+  /**
+   * The automaton over decoded text: with `collect`, records every hit (see
+   * {@link scan}); without, stops at the first hit whose conditions are met.
+   */
+  private pass(text: string, from: number, to: number, collect: boolean): boolean {
     const { low, delta, classes, outStart, outIds } = this;
-    let hits = this.hits;
     let count = 0;
     let row = 0;
     for (let i = from; i < to; i++) {
@@ -218,46 +213,35 @@ export class Automaton {
       row = ~code;
       const state = row / classes;
       for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
-        if (count + 2 > hits.length) {
-          const bigger = new Int32Array(hits.length * 2);
-          bigger.set(hits);
-          hits = this.hits = bigger;
+        const id = outIds[k]!;
+        if (!collect) {
+          if (this.meets(text, i, id)) return true;
+          continue;
         }
-        hits[count++] = i + 1;
-        hits[count++] = outIds[k]!;
+        if (count + 2 > this.hits.length) {
+          const bigger = new Int32Array(this.hits.length * 2);
+          bigger.set(this.hits);
+          this.hits = bigger;
+        }
+        this.hits[count++] = i + 1;
+        this.hits[count++] = id;
       }
     }
-    this.hitCount = count >> 1;
+    if (collect) this.hitCount = count >> 1;
+    return false;
   }
 
-  /** Whether some pattern occurs in `text` with its conditions met. */
-  test(text: string): boolean {
-    const { low, delta, classes, outStart, outIds, flags, lengths } = this;
-    let row = 0;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      const code = delta[row + (c < 256 ? low[c]! : this.classOf(c))]!;
-      if (code >= 0) {
-        row = code;
-        continue;
-      }
-      row = ~code;
-      const state = row / classes;
-      for (let k = outStart[state]!; k < outStart[state + 1]!; k++) {
-        const id = outIds[k]!;
-        const f = flags[id]!;
-        if (f === 0) return true;
-        if ((f & NO_TEST) !== 0) continue;
-        if ((f & WORD) !== 0 && i + 1 < n && isLower(text.charCodeAt(i + 1))) continue;
-        if ((f & EDGE) !== 0) {
-          const before = i + 1 - lengths[id]! - 1;
-          if (before >= 0 && text.charCodeAt(before) < 256 && ALNUM[text.charCodeAt(before)] === 1) continue;
-        }
-        return true;
-      }
+  /** Whether pattern `id`, ending at `text[i]`, meets its conditions (for {@link test}). */
+  private meets(text: string, i: number, id: number): boolean {
+    const f = this.flags[id] ?? 0;
+    if (f === 0) return true;
+    if ((f & NO_TEST) !== 0) return false;
+    if ((f & WORD) !== 0 && i + 1 < text.length && isLower(text.charCodeAt(i + 1))) return false;
+    if ((f & EDGE) !== 0) {
+      const before = i + 1 - (this.lengths[id] ?? 0) - 1;
+      if (before >= 0 && text.charCodeAt(before) < 256 && ALNUM[text.charCodeAt(before)] === 1) return false;
     }
-    return false;
+    return true;
   }
 
   /**
@@ -393,6 +377,61 @@ export class Automaton {
   }
 }
 
+/**
+ * The patterns' trie in a flat table: goto[state * stride + class] is the
+ * child, 0 for none; `outputs[state]` the ids of the patterns ending there.
+ */
+function buildTrie(
+  patterns: readonly MarkerPattern[],
+  stride: number,
+  classOf: (code: number) => number,
+): { goto: Int32Array; states: number; outputs: Array<number[] | undefined> } {
+  let total = 0;
+  for (const p of patterns) total += p.text.length;
+  const goto = new Int32Array((total + 1) * stride);
+  let states = 1;
+  const outputs: Array<number[] | undefined> = [];
+  patterns.forEach((p, id) => {
+    let state = 0;
+    for (let i = 0; i < p.text.length; i++) {
+      const at = state * stride + classOf(p.text.charCodeAt(i));
+      if (goto[at] === 0) goto[at] = states++;
+      state = goto[at] ?? 0;
+    }
+    (outputs[state] ??= []).push(id);
+  });
+  return { goto: goto.subarray(0, states * stride), states, outputs };
+}
+
+/**
+ * Turns the trie into the automaton, breadth first (a state's failure link,
+ * outputs and row are complete before its children's): a missing child
+ * becomes the failure state's transition, and a state's outputs gain its
+ * failure state's.
+ */
+function linkFailures(goto: Int32Array, outputs: Array<number[] | undefined>, states: number, classes: number, stride: number): void {
+  const fail = new Int32Array(states);
+  const queue = new Int32Array(states);
+  let tail = 0;
+  for (let c = 0; c < classes; c++) if (goto[c] !== 0) queue[tail++] = goto[c] ?? 0;
+  for (let head = 0; head < tail; head++) {
+    const state = queue[head] ?? 0;
+    const failure = fail[state] ?? 0;
+    const suffix = outputs[failure];
+    if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
+    const row = state * stride;
+    const failRow = failure * stride;
+    for (let c = 0; c < classes; c++) {
+      const child = goto[row + c] ?? 0;
+      if (child === 0) goto[row + c] = goto[failRow + c] ?? 0;
+      else {
+        fail[child] = goto[failRow + c] ?? 0;
+        queue[tail++] = child;
+      }
+    }
+  }
+}
+
 /** Whether `buf[a, b)` holds a backslash. */
 function hasBackslash(buf: Uint8Array, a: number, b: number): boolean {
   for (let k = Math.max(0, a); k < b; k++) if (buf[k] === 0x5c) return true;
@@ -430,6 +469,7 @@ function checkAt(buf: Uint8Array, ms: number, me: number, end: number, p: Marker
     const c = buf[k]!;
     if ((c >= 0x41 && c <= 0x5a ? c + 32 : c) !== p.text.charCodeAt(k - ms)) return true;
   }
+  if (p.leads !== undefined && !startsWithLead(buf, ms, end, p.leads)) return false;
   if ((p.behind ?? 0) === 0) {
     // The common case: plain bytes from the marker to a quote (the literal's end), to an
     // escape the rules cannot read through (a quote, a control character), or to as many
@@ -443,6 +483,31 @@ function checkAt(buf: Uint8Array, ms: number, me: number, end: number, p: Marker
     }
   }
   return checkDecoded(buf, ms, me, end, p);
+}
+
+/**
+ * Whether the bytes at `at` may start a match with one of `leads` once
+ * decoded: they spell one, or an escape or the line's end comes first (no guess).
+ */
+function startsWithLead(buf: Uint8Array, at: number, end: number, leads: readonly Lead[]): boolean {
+  for (const { text, run, min } of leads) {
+    let k = 0;
+    for (; k < text.length; k++) {
+      const c = at + k < end ? buf[at + k] : undefined;
+      if (c === undefined || c === 0x5c) return true;
+      if (c !== text.charCodeAt(k)) break;
+    }
+    if (k < text.length) continue;
+    if (run === undefined) return true;
+    let n = 0;
+    for (let p = at + k; n < min; p++, n++) {
+      const c = p < end ? buf[p] : undefined;
+      if (c === undefined || c === 0x5c) return true;
+      if (c >= 0x80 || run[c] !== 1) break;
+    }
+    if (n === min) return true;
+  }
+  return false;
 }
 
 /** {@link checkAt} on a window decoded with its escapes, context before the marker included. */

@@ -111,7 +111,7 @@ export function deltaTail(raw: Buffer, bytes: number): string | undefined {
   if (from <= open + 1) return topLevelString(raw, 'delta');
   // Not inside an escape (at most 6 bytes, starting with a backslash), nor a UTF-8 sequence.
   const limit = from + 64;
-  while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || (raw[from]! & 0xc0) === 0x80)) from++;
+  while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || ((raw[from] ?? 0) & 0xc0) === 0x80)) from++;
   if (from === limit) return topLevelString(raw, 'delta');
   try {
     return JSON.parse(`"${raw.toString('utf8', from, close)}"`) as string;
@@ -137,116 +137,148 @@ function idsOf(rec: EventRecord, type = rec.type): StreamIds {
   return { type, thread: field(rec, 'thread_id'), turn: field(rec, 'turn_id'), item: type === 'agent_message_delta' ? '' : field(rec, 'item_id') };
 }
 
-/**
- * The redactor's core. Throws a JsonPathError for an unusable path and a
- * RuleError for a bad rule (the CLI reports both as usage errors).
- */
-export function createRedact(options: RedactOptions = {}): Core {
-  const engine = new Redactor({ ...options, values: options.findings !== undefined });
-  const paths = (options.paths ?? []).map(preparePath);
-  const check = options.check === true;
-  const log = options.log ?? (() => {});
-  const salt = options.salt ?? SALT;
-  const sink = options.findings;
-  /** One finding to --report-path. */
-  const report = (span: Span, where: { file: string; line: number }) => {
-    if (sink === undefined || span.value === undefined) return;
-    sink({ file: where.file, line: where.line, path: span.path ?? null, rule: span.rule, fingerprint: fingerprint(span.value, salt) });
-  };
-  const record = (type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: { file: string; line: number }, found?: readonly Span[] | (() => readonly Span[])) => {
-    if (found !== undefined && sink !== undefined) for (const span of typeof found === 'function' ? found() : found) report(span, where);
-    const counts = Array.isArray(hits) ? countNames(hits as readonly string[]) : (hits as ReadonlyMap<string, number>);
-    if (counts.size === 0) return;
-    changedEvents++;
-    for (const [name, n] of counts) {
-      findings += n;
-      typeCounts.set(type, (typeCounts.get(type) ?? 0) + n);
-      ruleCounts.set(name, (ruleCounts.get(name) ?? 0) + n);
-      if (check) log(`${escapeControls(where.file)}:${where.line}: ${name}`);
-    }
-  };
-  const streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), record, !check);
-  const ruleCounts = new Map<string, number>();
-  const typeCounts = new Map<string, number>();
-  let events = 0;
-  let changedEvents = 0;
-  let findings = 0;
-  let last = { file: '-', line: 0 };
-  const shortcut = paths.length === 0;
+type Place = { file: string; line: number };
 
-  const lineOut = (text: string, where: { file: string; line: number }): EventRecord => new LineRecord(Buffer.from(text), where.file, where.line);
+/**
+ * What a run found: counts per rule and per event type for --report, one
+ * `FILE:LINE: RULE` line per finding for --check, and each finding's
+ * fingerprint for --report-path.
+ */
+class Tally {
+  events = 0;
+  findings = 0;
+  private changedEvents = 0;
+  private readonly ruleCounts = new Map<string, number>();
+  private readonly typeCounts = new Map<string, number>();
+
+  constructor(
+    private readonly check: boolean,
+    private readonly log: (line: string) => void,
+    private readonly salt: string,
+    private readonly sink: ((finding: Finding) => void) | undefined,
+  ) {}
+
+  /** One finding to --report-path. */
+  report(span: Span, where: Place): void {
+    if (this.sink === undefined || span.value === undefined) return;
+    this.sink({ file: where.file, line: where.line, path: span.path ?? null, rule: span.rule, fingerprint: fingerprint(span.value, this.salt) });
+  }
+
+  /** Counts an event's findings (rule names, or counts by name); `found`: its spans, for --report-path. */
+  record(type: string, hits: readonly string[] | ReadonlyMap<string, number>, where: Place, found?: readonly Span[] | (() => readonly Span[])): void {
+    if (found !== undefined && this.sink !== undefined) for (const span of typeof found === 'function' ? found() : found) this.report(span, where);
+    const counts = hits instanceof Map ? hits : countNames(hits as readonly string[]);
+    if (counts.size === 0) return;
+    this.changedEvents++;
+    for (const [name, n] of counts) {
+      this.findings += n;
+      this.typeCounts.set(type, (this.typeCounts.get(type) ?? 0) + n);
+      this.ruleCounts.set(name, (this.ruleCounts.get(name) ?? 0) + n);
+      if (this.check) this.log(`${escapeControls(where.file)}:${where.line}: ${name}`);
+    }
+  }
+
+  /** The --report lines: totals, then counts by rule and by type (sorted). */
+  summary(): void {
+    const { findings } = this;
+    this.log(`report: ${findings} redaction${findings === 1 ? '' : 's'} in ${this.changedEvents} of ${this.events} events`);
+    for (const [name, n] of sorted(this.ruleCounts)) this.log(`report: rule ${name}: ${n}`);
+    for (const [type, n] of sorted(this.typeCounts)) this.log(`report: type ${escapeControls(type)}: ${n}`);
+  }
+}
+
+/** A map's entries in code-unit order of their keys. */
+function sorted(counts: ReadonlyMap<string, number>): Array<[string, number]> {
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The slow paths of one run: a whole event walked and patched, a delta piece
+ * handed to the delta streams, an invalid line redacted as text.
+ */
+class Redaction {
+  readonly engine: Redactor;
+  readonly paths: ReturnType<typeof preparePath>[];
+  readonly check: boolean;
+  readonly tally: Tally;
+  readonly streams: DeltaStreams;
+
+  constructor(readonly options: RedactOptions) {
+    this.engine = new Redactor({ ...options, values: options.findings !== undefined });
+    this.paths = (options.paths ?? []).map(preparePath);
+    this.check = options.check === true;
+    this.tally = new Tally(this.check, options.log ?? (() => {}), options.salt ?? SALT, options.findings);
+    const engine = this.engine;
+    this.streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), this.tally.record.bind(this.tally), !this.check);
+  }
 
   /**
    * Walks a line's text, again when it taught the engine a new user name.
    * Returns the patches, or undefined when the text is not a JSON object the
    * walk accepts.
    */
-  const walkLine = (src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void, scan = true): Patch[] | undefined => {
+  walkLine(src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void, scan = true): Patch[] | undefined {
+    const engine = this.engine;
     for (let attempt = 0; ; attempt++) {
       const generation = engine.generation;
       const patches: Patch[] = [];
       const found: string[] = [];
-      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: sink !== undefined }, patches)) return undefined;
+      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: this.options.findings !== undefined }, patches)) return undefined;
       if (engine.generation === generation || attempt === 2) {
         for (const hit of found) hits.push(hit);
         return patches;
       }
     }
-  };
-
-  /** The line's JSON text: its bytes, or the event serialized (records built in memory). */
-  const sourceOf = (rec: EventRecord): string => {
-    if (rec.raw !== undefined) return rec.raw.toString('utf8');
-    const json = JSON.stringify(rec.event);
-    return json;
-  };
+  }
 
   /** Text to walk: censored by the JSONPaths first when any selects something. */
-  const prepared = (rec: EventRecord, hits: string[]): { src: string; censored: boolean } => {
-    if (paths.length > 0) {
-      const copy = censorEvent(rec.event as Record<string, unknown>, paths, options.remove === true, hits);
+  private prepared(rec: EventRecord, hits: string[]): { src: string; censored: boolean } {
+    if (this.paths.length > 0) {
+      const copy = censorEvent(rec.event as Record<string, unknown>, this.paths, this.options.remove === true, hits);
       if (copy !== undefined) {
         const json = JSON.stringify(copy);
         return { src: goStyle(rec.raw) ? json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json, censored: true };
       }
     }
     return { src: sourceOf(rec), censored: false };
-  };
+  }
 
   /** Patches a whole event; the walk failing means a bad line (rec.event throws) or an odd encoding. */
-  const redactWhole = (rec: EventRecord, emit: Emit) => {
+  redactWhole(rec: EventRecord, emit: Emit): void {
     const hits: string[] = [];
-    const { src, censored } = prepared(rec, hits);
-    let patches = walkLine(src, hits);
+    const { src, censored } = this.prepared(rec, hits);
+    let patches = this.walkLine(src, hits);
     let text = src;
     if (patches === undefined) {
       void rec.event; // a bad line throws here, before anything is emitted
       text = JSON.stringify(rec.event);
-      patches = walkLine(text, hits) ?? [];
+      patches = this.walkLine(text, hits) ?? [];
     }
-    record(rec.type, hits, rec, patches);
-    if (check) return;
+    this.tally.record(rec.type, hits, rec, patches);
+    if (this.check) return;
+    const streams = this.streams;
     if (patches.length === 0 && !censored) {
       streams.out(streams.idle ? rec : lineOut(text, rec), emit);
       return;
     }
     streams.out(lineOut(applyPatches(text, patches, goStyle(rec.raw)), rec), emit);
-  };
+  }
 
-  const flushFor = (rec: EventRecord, emit: Emit) => {
-    if (streams.idle) return;
-    streams.endedBy(rec.type, field(rec, 'thread_id'), field(rec, 'turn_id'), (type) => streamKey(idsOf(rec, type)), emit);
-  };
+  /** Releases the delta streams that this event ends (a turn's or item's end). */
+  flushFor(rec: EventRecord, emit: Emit): void {
+    if (this.streams.idle) return;
+    this.streams.endedBy(rec.type, field(rec, 'thread_id'), field(rec, 'turn_id'), (type) => streamKey(idsOf(rec, type)), emit);
+  }
 
   /**
    * A delta piece: the walk skips `delta`, the stream logic decides when it
    * goes out. A clean line (no marker anywhere) is only checked, not scanned.
    */
-  const pushDelta = (rec: EventRecord, emit: Emit, clean: boolean): boolean => {
+  pushDelta(rec: EventRecord, emit: Emit, clean: boolean): boolean {
     const hits: string[] = [];
     const src = sourceOf(rec);
     let literal: [number, number] | undefined;
-    const patches = walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]), !clean);
+    const patches = this.walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]), !clean);
     if (patches === undefined || literal === undefined) return false;
     const [ds, de] = literal;
     const view = View.decode(src, ds + 1, de - 1);
@@ -255,9 +287,9 @@ export function createRedact(options: RedactOptions = {}): Core {
     const before = applyRange(src, 0, ds, patches, go);
     const after = applyRange(src, de, src.length, patches, go);
     const original = src.slice(ds, de);
-    let immediate = streams.idle; // written during this call: the record itself may go out
+    let immediate = this.streams.idle; // written during this call: the record itself may go out
     const where = { file: rec.file, line: rec.line };
-    streams.push(
+    this.streams.push(
       streamKey(idsOf(rec)),
       {
         ids: idsOf(rec),
@@ -267,12 +299,76 @@ export function createRedact(options: RedactOptions = {}): Core {
         hits,
         found: patches,
         where,
-        inPlace: (spans) => applyRange(src, ds, de, spans.map((s) => ({ ...s, start: view.rawOf(s.start), end: view.rawOf(s.end) })), go),
+        inPlace: (spans) => {
+          for (const span of spans) {
+            span.start = view.rawOf(span.start);
+            span.end = view.rawOf(span.end);
+          }
+          return applyRange(src, ds, de, spans, go);
+        },
         finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
       },
       emit,
     );
     immediate = false;
+    return true;
+  }
+
+  /** Whether a delta event is selected by a JSONPath (then it is censored whole, not streamed). */
+  censorsDelta(rec: EventRecord): boolean {
+    if (this.paths.length === 0) return false;
+    return censorEvent(rec.event as Record<string, unknown>, this.paths, this.options.remove === true, []) !== undefined;
+  }
+
+  /** A line that is not JSON: redacted as plain text. */
+  invalid(raw: Buffer, emit: Emit, where: Place): void {
+    const text = raw.toString('utf8');
+    const hits: string[] = [];
+    const spans = this.engine.spans(text, hits);
+    const out = applySpans(text, spans);
+    this.tally.record('(invalid line)', hits, where, spans);
+    this.streams.out(`${out}\n`, emit);
+  }
+
+  /** A line beyond --max-line-bytes, streamed through the token redaction of ./oversize-line.ts. */
+  async oversize(source: AsyncIterable<Buffer>, where: Place, emit: Emit): Promise<void> {
+    // Order: whatever waits behind held delta pieces goes out first.
+    this.streams.releaseAll(emit);
+    const tally = this.tally;
+    const line = redactOversize(this.engine, emit, where, tally.record.bind(tally), !this.check, (span) => tally.report(span, where));
+    for await (const piece of source) await line.write(piece);
+    const failure = await line.end();
+    if (failure !== undefined) throw new Error(failure);
+  }
+}
+
+/** The line's JSON text: its bytes, or the event serialized (records built in memory). */
+function sourceOf(rec: EventRecord): string {
+  return rec.raw !== undefined ? rec.raw.toString('utf8') : JSON.stringify(rec.event);
+}
+
+function lineOut(text: string, where: Place): EventRecord {
+  return new LineRecord(Buffer.from(text), where.file, where.line);
+}
+
+/**
+ * The redactor's core. Throws a JsonPathError for an unusable path and a
+ * RuleError for a bad rule (the CLI reports both as usage errors).
+ */
+export function createRedact(options: RedactOptions = {}): Core {
+  const run = new Redaction(options);
+  const { engine, streams, tally, check } = run;
+  let last: Place = { file: '-', line: 0 };
+  const shortcut = run.paths.length === 0;
+
+  /** A line without any marker, while no delta piece is held: written as it is, or false when it needs the slow path. */
+  const passClean = (rec: EventRecord, raw: Buffer, delta: boolean, emit: Emit): boolean => {
+    if (delta) {
+      // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
+      const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000);
+      if (text === undefined || holdPoint(engine, text, engine.longAnchors) !== text.length) return false;
+    }
+    if (!check) emit(rec);
     return true;
   };
 
@@ -281,25 +377,15 @@ export function createRedact(options: RedactOptions = {}): Core {
     needsParse: () => !shortcut,
     passesThrough: true,
     push(rec, emit) {
-      events++;
+      tally.events++;
       last = { file: rec.file, line: rec.line };
       const type = rec.type;
       const learns = LEARN_TYPES.has(type);
       const delta = DELTA_TYPES.has(type);
+      const raw = rec.raw;
       // Clean: no marker in the line's decoded text, so no string of it needs a scan.
-      const clean = shortcut && !learns && rec.raw !== undefined && !engine.mayMatchRaw(rec.raw);
-      if (clean && streams.idle) {
-        if (!delta) {
-          if (!check) emit(rec);
-          return;
-        }
-        // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
-        const text = deltaTail(rec.raw!, engine.longAnchors ? 120_000 : 12_000);
-        if (text !== undefined && holdPoint(engine, text, engine.longAnchors) === text.length) {
-          if (!check) emit(rec);
-          return;
-        }
-      }
+      const clean = shortcut && !learns && raw !== undefined && !engine.mayMatchRaw(raw);
+      if (clean && streams.idle && passClean(rec, raw, delta, emit)) return;
       if (learns) {
         const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
         for (const name of ['workspace_root', 'cwd']) {
@@ -307,49 +393,28 @@ export function createRedact(options: RedactOptions = {}): Core {
           if (typeof value === 'string') engine.learnWorkspace(value);
         }
       }
-      flushFor(rec, emit);
-      if (delta) {
-        const censorHits: string[] = [];
-        const selected = paths.length > 0 && censorEvent(rec.event as Record<string, unknown>, paths, options.remove === true, censorHits) !== undefined;
-        if (!selected && pushDelta(rec, emit, clean)) return;
-      }
+      run.flushFor(rec, emit);
+      if (delta && !run.censorsDelta(rec) && run.pushDelta(rec, emit, clean)) return;
       if (clean) {
         // Waits behind a held piece: a copy, the record's bytes may be a view of a reused chunk.
-        streams.out(streams.idle ? rec : new LineRecord(Buffer.from(rec.raw!), rec.file, rec.line), emit);
+        streams.out(streams.idle ? rec : new LineRecord(Buffer.from(raw), rec.file, rec.line), emit);
         return;
       }
-      redactWhole(rec, emit);
+      run.redactWhole(rec, emit);
     },
-    invalid(raw, emit, where) {
-      const text = raw.toString('utf8');
-      const hits: string[] = [];
-      const spans = engine.spans(text, hits);
-      const out = applySpans(text, spans);
-      record('(invalid line)', hits, where ?? last, spans);
-      streams.out(`${out}\n`, emit);
-    },
+    invalid: (raw, emit, where) => run.invalid(raw, emit, where ?? last),
     oversize: (source, where, emit) => {
-      events++;
-      // Order: whatever waits behind held delta pieces goes out first.
-      streams.releaseAll(emit);
-      const line = redactOversize(engine, emit, where, record, !check, (span) => report(span, where));
-      return (async () => {
-        for await (const piece of source) await line.write(piece);
-        const failure = await line.end();
-        if (failure !== undefined) throw new Error(failure);
-      })();
+      tally.events++;
+      return run.oversize(source, where, emit);
     },
     endFile(_file, emit) {
       streams.releaseAll(emit);
     },
     end(emit) {
       streams.releaseAll(emit);
-      if (!options.report) return;
-      log(`report: ${findings} redaction${findings === 1 ? '' : 's'} in ${changedEvents} of ${events} events`);
-      for (const [name, n] of [...ruleCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: rule ${name}: ${n}`);
-      for (const [type, n] of [...typeCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) log(`report: type ${escapeControls(type)}: ${n}`);
+      if (options.report) tally.summary();
     },
-    status: () => (check && findings > 0 ? 1 : 0),
+    status: () => (check && tally.findings > 0 ? 1 : 0),
   };
 }
 

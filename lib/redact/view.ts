@@ -20,8 +20,8 @@ export class View {
     let slash = src.indexOf('\\', a);
     if (slash < 0 || slash >= b) return new View(src.slice(a, b), a);
     const parts: string[] = [];
-    const escAt: number[] = [];
-    const extra: number[] = [0];
+    const view = new View('', a);
+    let extra = 0;
     let decoded = 0;
     let from = a;
     while (slash >= 0 && slash < b) {
@@ -50,16 +50,15 @@ export class View {
           return undefined;
       }
       parts.push(ch);
-      escAt.push(decoded);
-      extra.push(extra[extra.length - 1]! + len - 1);
+      view.escAt.push(decoded);
+      extra += len - 1;
+      view.extra.push(extra);
       decoded++;
       from = slash + len;
       slash = src.indexOf('\\', from);
     }
     parts.push(src.slice(from, b));
-    const view = new View(parts.join(''), a);
-    for (const at of escAt) view.escAt.push(at);
-    for (let i = 1; i < extra.length; i++) view.extra.push(extra[i]!);
+    view.text = parts.join('');
     return view;
   }
 
@@ -72,6 +71,7 @@ export class View {
     const parts: string[] = [];
     const view = new View('', 0);
     let decoded = 0;
+    let extra = 0;
     let from = 0;
     const re = /\\+(?:u([0-9a-fA-F]{4})|\/)/g;
     for (let m: RegExpExecArray | null; (m = re.exec(src)) !== null; ) {
@@ -84,7 +84,8 @@ export class View {
       parts.push(src.slice(from, m.index), ch);
       decoded += m.index - from;
       view.escAt.push(decoded);
-      view.extra.push(view.extra[view.extra.length - 1]! + m[0].length - 1);
+      extra += m[0].length - 1;
+      view.extra.push(extra);
       decoded++;
       from = m.index + m[0].length;
     }

@@ -80,19 +80,6 @@ export interface WalkOptions {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** The JSON path of the value at `depth` (keys and array indexes of the open containers). */
-function pathOf(objects: readonly boolean[], keys: ReadonlyArray<string | undefined>, indexes: readonly number[], depth: number): string {
-  let path = '$';
-  for (let d = 0; d < depth; d++) {
-    if (!objects[d]) path += `[${indexes[d]}]`;
-    else {
-      const key = keys[d] ?? '';
-      path += IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-    }
-  }
-  return path;
-}
-
 /** Index of the quote closing the literal opened at `open`, or -1. */
 function closeQuote(src: string, open: number, to: number): number {
   let at = open + 1;
@@ -122,6 +109,70 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/** The open containers of a walk: whether each is an object, the key or index of the value being read. */
+class Frames {
+  readonly objects: boolean[] = [];
+  readonly keys: Array<string | undefined> = [];
+  readonly indexes: number[] = [];
+  /** Keys as paths show them: redacted (a path never holds a secret). */
+  readonly pathKeys: Array<string | undefined> = [];
+
+  get depth(): number {
+    return this.objects.length;
+  }
+
+  open(object: boolean): Expect {
+    this.objects.push(object);
+    this.keys.push(undefined);
+    this.indexes.push(-1);
+    this.pathKeys.push(undefined);
+    return object ? Expect.KeyOrEnd : Expect.ValueOrEnd;
+  }
+
+  close(): Expect {
+    this.objects.pop();
+    this.keys.pop();
+    this.indexes.pop();
+    this.pathKeys.pop();
+    return this.next();
+  }
+
+  /** What follows a complete value. */
+  next(): Expect {
+    return this.objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
+  }
+
+  /** Whether the innermost container is an object. */
+  inObject(): boolean {
+    return this.objects[this.objects.length - 1] === true;
+  }
+
+  /** The JSON path of the value at `depth` (keys and array indexes of the open containers). */
+  path(depth: number): string {
+    let path = '$';
+    for (let d = 0; d < depth; d++) {
+      if (this.objects[d] !== true) path += `[${this.indexes[d]}]`;
+      else {
+        const key = this.pathKeys[d] ?? '';
+        path += IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+      }
+    }
+    return path;
+  }
+}
+
+/** Where the walk of one JSON text stands: the text, the position, what comes next. */
+interface Walk {
+  src: string;
+  to: number;
+  level: number;
+  options: WalkOptions;
+  patches: Patch[];
+  frames: Frames;
+  i: number;
+  expect: Expect;
+}
+
 /**
  * Walks the JSON text `src[from, to)` and appends the patches for what it
  * finds (in `src` offsets, sorted). Returns false, with nothing appended, when
@@ -130,123 +181,115 @@ function isSpace(c: number): boolean {
 export function walkJson(src: string, from: number, to: number, level: number, options: WalkOptions, patches: Patch[]): boolean {
   const mark = patches.length;
   const hitMark = options.hits.length;
-  const fail = () => {
-    patches.length = mark;
-    options.hits.length = hitMark;
-    return false;
-  };
-  // Per open container: whether it is an object, and the key of the value being read.
-  const objects: boolean[] = [];
-  const keys: Array<string | undefined> = [];
-  const indexes: number[] = [];
-  /** Keys as paths show them: redacted (a path never holds a secret). */
-  const pathKeys: Array<string | undefined> = [];
-  let expect = Expect.Value;
-  let i = from;
-  while (i < to) {
-    const c = src.charCodeAt(i);
+  const w: Walk = { src, to, level, options, patches, frames: new Frames(), i: from, expect: Expect.Value };
+  let ok = true;
+  while (ok && w.i < to) {
+    const c = src.charCodeAt(w.i);
     if (isSpace(c)) {
-      i++;
+      w.i++;
       continue;
     }
-    const depth = objects.length;
-    switch (expect) {
+    switch (w.expect) {
       case Expect.Value:
-      case Expect.ValueOrEnd: {
-        if (c === 0x5d && expect === Expect.ValueOrEnd) {
-          objects.pop();
-          keys.pop();
-          indexes.pop();
-          pathKeys.pop();
-          i++;
-          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
-          continue;
-        }
-        if (depth > 0 && !objects[depth - 1]) indexes[depth - 1]!++;
-        if (c === 0x7b || c === 0x5b) {
-          objects.push(c === 0x7b);
-          keys.push(undefined);
-          indexes.push(-1);
-          pathKeys.push(undefined);
-          expect = c === 0x7b ? Expect.KeyOrEnd : Expect.ValueOrEnd;
-          i++;
-          continue;
-        }
-        if (c === 0x22) {
-          const close = closeQuote(src, i, to);
-          if (close < 0) return fail();
-          const key = depth > 0 && objects[depth - 1] ? keys[depth - 1] : undefined;
-          if (level === 0 && depth === 1 && key !== undefined && key === options.skipKey) {
-            options.onSkipped?.(i, close + 1);
-          } else if (options.scan !== false && !stringValue(src, i + 1, close, key, level, options, patches, options.paths ? pathOf(objects, pathKeys, indexes, depth) : undefined)) {
-            return fail();
-          }
-          i = close + 1;
-          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
-          continue;
-        }
-        SCALAR.lastIndex = i;
-        const m = SCALAR.exec(src);
-        if (m === null) return fail();
-        i += m[0].length;
-        expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
-        continue;
-      }
+      case Expect.ValueOrEnd:
+        ok = readValue(w, c);
+        break;
       case Expect.Key:
-      case Expect.KeyOrEnd: {
-        if (c === 0x7d && expect === Expect.KeyOrEnd) {
-          objects.pop();
-          keys.pop();
-          indexes.pop();
-          pathKeys.pop();
-          i++;
-          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
-          continue;
-        }
-        if (c !== 0x22) return fail();
-        const close = closeQuote(src, i, to);
-        if (close < 0) return fail();
-        const view = View.decode(src, i + 1, close);
-        if (view === undefined) return fail();
-        if (options.scan === false) keys[depth - 1] = view.text;
-        else {
-          const at = options.paths ? pathOf(objects, pathKeys, indexes, depth - 1) : undefined;
-          const judged = keyName(view, level === 0 && depth === 1, options, patches, at);
-          keys[depth - 1] = judged.key;
-          if (options.paths) pathKeys[depth - 1] = judged.shown;
-        }
-        i = close + 1;
-        expect = Expect.Colon;
-        continue;
-      }
+      case Expect.KeyOrEnd:
+        ok = readKey(w, c);
+        break;
       case Expect.Colon:
-        if (c !== 0x3a) return fail();
-        i++;
-        expect = Expect.Value;
-        continue;
-      case Expect.CommaOrEnd: {
-        const isObject = objects[depth - 1]!;
-        if (c === 0x2c) {
-          i++;
-          expect = isObject ? Expect.Key : Expect.Value;
-          continue;
-        }
-        if (c === (isObject ? 0x7d : 0x5d)) {
-          objects.pop();
-          keys.pop();
-          indexes.pop();
-          pathKeys.pop();
-          i++;
-          expect = objects.length === 0 ? Expect.Done : Expect.CommaOrEnd;
-          continue;
-        }
-        return fail();
-      }
+        ok = c === 0x3a;
+        w.i++;
+        w.expect = Expect.Value;
+        break;
+      case Expect.CommaOrEnd:
+        ok = readCommaOrEnd(w, c);
+        break;
       default:
-        return fail();
+        ok = false;
     }
   }
-  return expect === Expect.Done ? true : fail();
+  if (ok && w.expect === Expect.Done) return true;
+  patches.length = mark;
+  options.hits.length = hitMark;
+  return false;
+}
+
+/** A value (or the end of an array) at `w.i`, whose first character is `c`. */
+function readValue(w: Walk, c: number): boolean {
+  const { frames, src, options } = w;
+  if (c === 0x5d && w.expect === Expect.ValueOrEnd) {
+    w.i++;
+    w.expect = frames.close();
+    return true;
+  }
+  const depth = frames.depth;
+  if (depth > 0 && !frames.inObject()) frames.indexes[depth - 1] = (frames.indexes[depth - 1] ?? -1) + 1;
+  if (c === 0x7b || c === 0x5b) {
+    w.expect = frames.open(c === 0x7b);
+    w.i++;
+    return true;
+  }
+  if (c === 0x22) {
+    const close = closeQuote(src, w.i, w.to);
+    if (close < 0) return false;
+    const key = depth > 0 && frames.inObject() ? frames.keys[depth - 1] : undefined;
+    if (w.level === 0 && depth === 1 && key !== undefined && key === options.skipKey) {
+      options.onSkipped?.(w.i, close + 1);
+    } else if (options.scan !== false && !stringValue(src, w.i + 1, close, key, w.level, options, w.patches, options.paths ? frames.path(depth) : undefined)) {
+      return false;
+    }
+    w.i = close + 1;
+    w.expect = frames.next();
+    return true;
+  }
+  SCALAR.lastIndex = w.i;
+  const m = SCALAR.exec(src);
+  if (m === null) return false;
+  w.i += m[0].length;
+  w.expect = frames.next();
+  return true;
+}
+
+/** An object key (or the object's end) at `w.i`. */
+function readKey(w: Walk, c: number): boolean {
+  const { frames, src, options } = w;
+  if (c === 0x7d && w.expect === Expect.KeyOrEnd) {
+    w.i++;
+    w.expect = frames.close();
+    return true;
+  }
+  if (c !== 0x22) return false;
+  const close = closeQuote(src, w.i, w.to);
+  if (close < 0) return false;
+  const view = View.decode(src, w.i + 1, close);
+  if (view === undefined) return false;
+  const depth = frames.depth;
+  if (options.scan === false) frames.keys[depth - 1] = view.text;
+  else {
+    const at = options.paths ? frames.path(depth - 1) : undefined;
+    const judged = keyName(view, w.level === 0 && depth === 1, options, w.patches, at);
+    frames.keys[depth - 1] = judged.key;
+    if (options.paths) frames.pathKeys[depth - 1] = judged.shown;
+  }
+  w.i = close + 1;
+  w.expect = Expect.Colon;
+  return true;
+}
+
+/** A comma or the end of the innermost container at `w.i`. */
+function readCommaOrEnd(w: Walk, c: number): boolean {
+  const isObject = w.frames.inObject();
+  if (c === 0x2c) {
+    w.i++;
+    w.expect = isObject ? Expect.Key : Expect.Value;
+    return true;
+  }
+  if (c !== (isObject ? 0x7d : 0x5d)) return false;
+  w.i++;
+  w.expect = w.frames.close();
+  return true;
 }
 
 /** Redacts a key's text (not a wire field of the top level); returns the key as judged for secrecy. */

@@ -16,10 +16,31 @@ const RIGHT = /(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])/y;
 /** Markers are the first PREFIX characters of the roots. */
 const PREFIX = 12;
 
-/** Inserts `root` into a list kept longest first. */
-function insertByLength(list: string[], root: string): void {
-  const at = list.findIndex((w) => w.length < root.length);
-  list.splice(at < 0 ? list.length : at, 0, root);
+/**
+ * Roots that may start at one position: a set, and their distinct lengths
+ * longest first, so a position costs one lookup per length instead of a
+ * comparison per root (hundreds of roots share `/home/NAME/src/`).
+ */
+class Roots {
+  private readonly set = new Set<string>();
+  private readonly lengths: number[] = [];
+
+  add(root: string): void {
+    this.set.add(root);
+    if (this.lengths.includes(root.length)) return;
+    const at = this.lengths.findIndex((n) => n < root.length);
+    this.lengths.splice(at < 0 ? this.lengths.length : at, 0, root.length);
+  }
+
+  /** The longest root at `text[at]` that no name character continues: its length, or -1. */
+  longestAt(text: string, at: number): number {
+    for (const n of this.lengths) {
+      if (at + n > text.length || !this.set.has(text.slice(at, at + n))) continue;
+      RIGHT.lastIndex = at + n;
+      if (RIGHT.test(text)) return n;
+    }
+    return -1;
+  }
 }
 
 /** Roots longer than this are matched, but not held back when cut (the partial's limit). */
@@ -32,42 +53,46 @@ function leftEdge(text: string, at: number): boolean {
 
 /** The workspace roots: the rule, its partial, and the markers (first 12 characters). */
 export class Workspaces {
-  /** Longest first: the longest root wins at a position. */
-  private readonly byLength: string[] = [];
+  /** In the order learned. */
+  private readonly all: string[] = [];
+  private readonly known = new Set<string>();
   /** Sorted, for the prefix search of the partial. */
   private readonly sorted: string[] = [];
-  /** Roots of at least PREFIX characters by their first PREFIX (longest first), and the shorter ones. */
-  private readonly byPrefix = new Map<string, string[]>();
-  private readonly short: string[] = [];
+  /** Roots of at least PREFIX characters by their first PREFIX, and the shorter ones. */
+  private readonly byPrefix = new Map<string, Roots>();
+  private readonly short = new Roots();
 
   get size(): number {
-    return this.byLength.length;
+    return this.all.length;
   }
 
   has(root: string): boolean {
-    return this.byLength.includes(root);
+    return this.known.has(root);
   }
 
   add(root: string): void {
-    insertByLength(this.byLength, root);
-    if (root.length < PREFIX) insertByLength(this.short, root);
+    if (this.known.has(root)) return;
+    this.known.add(root);
+    this.all.push(root);
+    if (root.length < PREFIX) this.short.add(root);
     else {
       const key = root.slice(0, PREFIX);
-      let list = this.byPrefix.get(key);
-      if (list === undefined) this.byPrefix.set(key, (list = []));
-      insertByLength(list, root);
+      let roots = this.byPrefix.get(key);
+      if (roots === undefined) this.byPrefix.set(key, (roots = new Roots()));
+      roots.add(root);
     }
     if (root.length <= MAX_PARTIAL) this.sorted.splice(lowerBound(this.sorted, root), 0, root);
   }
 
-  /** The markers: distinct first 12 characters. */
+  /** The markers: distinct first 12 characters (in the order of the longest root first, then learned). */
   markers(): string[] {
-    return [...new Set(this.byLength.map((w) => w.slice(0, PREFIX)))];
+    const longestFirst = [...this.all].sort((a, b) => b.length - a.length);
+    return [...new Set(longestFirst.map((w) => w.slice(0, PREFIX)))];
   }
 
   /** The first characters of the roots a partial can hold back. */
   anchors(): string[] {
-    return [...new Set(this.sorted.map((w) => w[0]!))];
+    return [...new Set(this.sorted.map((w) => w.charAt(0)))];
   }
 
   /** The left-edge test, as a pattern (the prefilter reads the edge condition from it). */
@@ -79,15 +104,10 @@ export class Workspaces {
     reach: 0,
     exec: (text: string, at: number): Match | null => {
       if (!leftEdge(text, at)) return null;
-      // Longest first: the roots sharing the text's first characters, then the short ones.
-      for (const list of [this.byPrefix.get(text.slice(at, at + PREFIX)), this.short]) {
-        for (const root of list ?? []) {
-          if (!text.startsWith(root, at)) continue;
-          RIGHT.lastIndex = at + root.length;
-          if (RIGHT.test(text)) return { start: at, end: at + root.length };
-        }
-      }
-      return null;
+      // Longest first: the roots sharing the text's first characters (all at least PREFIX long), then the short ones.
+      const n = this.byPrefix.get(text.slice(at, at + PREFIX))?.longestAt(text, at) ?? -1;
+      const length = n >= 0 ? n : this.short.longestAt(text, at);
+      return length < 0 ? null : { start: at, end: at + length };
     },
   };
 
@@ -99,7 +119,7 @@ export class Workspaces {
       if (rest <= 0 || rest > MAX_PARTIAL || !leftEdge(text, at)) return false;
       const tail = text.slice(at);
       const i = lowerBound(this.sorted, tail);
-      return i < this.sorted.length && this.sorted[i]!.startsWith(tail);
+      return this.sorted[i]?.startsWith(tail) === true;
     },
   };
 }
