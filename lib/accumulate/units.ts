@@ -6,9 +6,9 @@
 /** Length of `buf` without a multi-byte UTF-8 character cut at its end. */
 function utf8HeadEnd(buf: Buffer): number {
   let lead = buf.length - 1;
-  while (lead >= 0 && lead > buf.length - 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
-  if (lead < 0) return buf.length;
-  const byte = buf[lead]!;
+  while (lead >= 0 && lead > buf.length - 4 && ((buf[lead] ?? 0) & 0xc0) === 0x80) lead--;
+  const byte = buf[lead];
+  if (byte === undefined) return buf.length;
   const size = byte < 0x80 ? 1 : byte >> 5 === 0b110 ? 2 : byte >> 4 === 0b1110 ? 3 : byte >> 3 === 0b11110 ? 4 : 1;
   return lead + size > buf.length ? lead : buf.length;
 }
@@ -16,7 +16,7 @@ function utf8HeadEnd(buf: Buffer): number {
 /** Offset of the first whole UTF-8 character in `buf` (skips continuation bytes of a cut one). */
 function utf8TailStart(buf: Buffer): number {
   let at = 0;
-  while (at < buf.length && at < 3 && (buf[at]! & 0xc0) === 0x80) at++;
+  while (at < buf.length && at < 3 && ((buf[at] ?? 0) & 0xc0) === 0x80) at++;
   return at;
 }
 
@@ -105,14 +105,27 @@ export class OldestFirst {
   /** The oldest key for which `alive` holds, removed from the queue; undefined when none. */
   shift(alive: (key: string) => boolean): string | undefined {
     while (this.head < this.keys.length) {
-      const key = this.keys[this.head++]!;
+      const key = this.keys[this.head++];
       if (this.head > 1024 && this.head * 2 > this.keys.length) {
         this.keys = this.keys.slice(this.head);
         this.head = 0;
       }
-      if (alive(key)) return key;
+      if (key !== undefined && alive(key)) return key;
     }
     return undefined;
+  }
+
+  /**
+   * The one eviction loop: while `over()` holds, hands the oldest key for
+   * which `alive` holds to `evict` (taken off the queue first); stops when
+   * no live key is left.
+   */
+  evictWhile(over: () => boolean, alive: (key: string) => boolean, evict: (key: string) => void): void {
+    while (over()) {
+      const key = this.shift(alive);
+      if (key === undefined) return;
+      evict(key);
+    }
   }
 
   /** Drops every key (the owner was cleared). */

@@ -1,0 +1,348 @@
+/**
+ * The fields of an event read straight from its line's bytes (issue 20): no
+ * JSON.parse of the line, no object, and a value decoded only when asked for.
+ *
+ * `wuu exec --json` writes each event compact, with Go's escapes, keys sorted
+ * (so a line's ids sit at its end, just before `type`). {@link WireFields}
+ * walks a compact line member by member and keeps where each value lies, or
+ * reads only the plain string members at its end ({@link WireFields.readTail}):
+ * a tool output's ids without a look at the output. A value is then decoded as
+ * JSON.parse would decode it: a string literal through scan.ts (JSON.parse of
+ * the literal alone when it holds an escape), a number with Number() after a
+ * grammar check, a nested value with JSON.parse of its bytes. A key that
+ * occurs twice answers with its LAST value, as JSON.parse does; any key order
+ * is read the same.
+ *
+ * It refuses what it cannot read exactly (whitespace, an escaped key, a cut or
+ * not-object line, a line of more than {@link MAX_MEMBERS} members): the
+ * caller then reads the parsed event, which also reports a bad line. Values it
+ * does not read are located, not checked: every line reaches a core proven
+ * valid by the runner (Core.passesThrough, or a parse). A value that turns out
+ * not to be valid JSON text when read is taken from the parsed event instead
+ * (which throws the line's InvalidLineError when the line is bad).
+ */
+import type { WuuEvent } from '../events.js';
+import type { LineRecord } from '../jsonl.js';
+import { stringLiteral } from '../scan.js';
+
+const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET, RBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b, 0x5d] as const;
+
+/** Members kept per line; a line with more is read from its parsed event. */
+export const MAX_MEMBERS = 64;
+
+/** A field name, with its bytes for comparing keys in place. */
+export class Key {
+  readonly bytes: Buffer;
+  constructor(readonly name: string) {
+    this.bytes = Buffer.from(name);
+  }
+}
+
+/** Field keys by name, made once per process. */
+const keys = new Map<string, Key>();
+export function key(name: string): Key {
+  let found = keys.get(name);
+  if (found === undefined) {
+    found = new Key(name);
+    keys.set(name, found);
+  }
+  return found;
+}
+
+/** The fields of one event, however they were read. */
+export interface EventFields {
+  /** The field's value as JSON.parse gives it (own fields only); undefined when absent. */
+  value(field: Key): unknown;
+  /** The field's value when it is a string, else undefined. */
+  string(field: Key): string | undefined;
+}
+
+/** The fields of a parsed event. */
+export class ParsedFields implements EventFields {
+  constructor(readonly event: WuuEvent) {}
+
+  value(field: Key): unknown {
+    return Object.hasOwn(this.event, field.name) ? (this.event as Record<string, unknown>)[field.name] : undefined;
+  }
+
+  string(field: Key): string | undefined {
+    const value = this.value(field);
+    return typeof value === 'string' ? value : undefined;
+  }
+}
+
+/** Index just past the JSON number starting at `at` (strict grammar), or -1. */
+function numberEnd(source: Buffer, at: number, limit: number): number {
+  let k = at;
+  if (source[k] === 0x2d) k++;
+  const first = source[k];
+  if (first === 0x30) k++;
+  else if (first !== undefined && first >= 0x31 && first <= 0x39) while (k < limit && isDigit(source[k])) k++;
+  else return -1;
+  if (source[k] === 0x2e) {
+    k++;
+    if (!isDigit(source[k])) return -1;
+    while (k < limit && isDigit(source[k])) k++;
+  }
+  if (source[k] === 0x65 || source[k] === 0x45) {
+    k++;
+    if (source[k] === 0x2b || source[k] === 0x2d) k++;
+    if (!isDigit(source[k])) return -1;
+    while (k < limit && isDigit(source[k])) k++;
+  }
+  return k <= limit ? k : -1;
+}
+
+function isDigit(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= 0x30 && byte <= 0x39;
+}
+
+/** Index of the quote closing the string literal opened at `open`, or -1 when cut off before `limit`. */
+function literalClose(source: Buffer, open: number, limit: number): number {
+  let at = open + 1;
+  for (;;) {
+    const quote = source.indexOf(QUOTE, at);
+    if (quote < 0 || quote >= limit) return -1;
+    let slashes = 0;
+    for (let k = quote - 1; k > open && source[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+/** Index just past the object or array opened at `at` (strings skipped whole), or -1. Not a validation. */
+function nestedEnd(source: Buffer, at: number, limit: number): number {
+  let depth = 0;
+  for (let k = at; k < limit; k++) {
+    const byte = source[k];
+    if (byte === QUOTE) {
+      k = literalClose(source, k, limit);
+      if (k < 0) return -1;
+    } else if (byte === LBRACE || byte === LBRACKET) depth++;
+    else if (byte === RBRACE || byte === RBRACKET) {
+      depth--;
+      if (depth === 0) return k + 1;
+    }
+  }
+  return -1;
+}
+
+const LITERALS: ReadonlyArray<[number, Buffer, unknown]> = [
+  [0x74, Buffer.from('true'), true],
+  [0x66, Buffer.from('false'), false],
+  [0x6e, Buffer.from('null'), null],
+];
+
+/** Index just past the value starting at `at`, or -1 when it is not one the reader knows. */
+function valueEnd(source: Buffer, at: number, limit: number): number {
+  const byte = source[at];
+  if (byte === QUOTE) {
+    const close = literalClose(source, at, limit);
+    return close < 0 ? -1 : close + 1;
+  }
+  if (byte === LBRACE || byte === LBRACKET) return nestedEnd(source, at, limit);
+  for (const [first, word] of LITERALS) {
+    if (byte !== first) continue;
+    return at + word.length <= limit && source.compare(word, 0, word.length, at, at + word.length) === 0 ? at + word.length : -1;
+  }
+  return numberEnd(source, at, limit);
+}
+
+/** Whether the key between the quotes at `open` and `close` can be compared byte for byte (no escape, no control byte). */
+function plainKey(source: Buffer, open: number, close: number): boolean {
+  for (let k = open + 1; k < close; k++) {
+    const byte = source[k];
+    if (byte === undefined || byte === BACKSLASH || byte < 0x20) return false;
+  }
+  return true;
+}
+
+/**
+ * Strings of ids seen lately, by their bytes: the same thread, turn and item
+ * ids come back line after line, and one string each keeps map keys cheap.
+ */
+class RecentStrings {
+  private readonly bytes: Buffer[] = [];
+  private readonly strings: string[] = [];
+  private next = 0;
+
+  constructor(private readonly size: number) {}
+
+  /** The text of the plain literal between the quotes at `open` and `close`. */
+  get(source: Buffer, open: number, close: number): string | undefined {
+    const length = close - open - 1;
+    for (let i = 0; i < this.bytes.length; i++) {
+      const known = this.bytes[i];
+      if (known === undefined || known.length !== length) continue;
+      let k = 0;
+      while (k < length && known[k] === source[open + 1 + k]) k++;
+      if (k === length) return this.strings[i];
+    }
+    const text = stringLiteral(source, open, close);
+    if (text === undefined) return text;
+    this.bytes[this.next] = Buffer.from(source.subarray(open + 1, close));
+    this.strings[this.next] = text;
+    this.next = (this.next + 1) % this.size;
+    return text;
+  }
+}
+
+/**
+ * One line's members, read from its bytes. Reused line after line: what it
+ * answers holds until the next read.
+ */
+export class WireFields implements EventFields {
+  private rec: LineRecord | undefined;
+  private source: Buffer = Buffer.alloc(0);
+  private count = 0;
+  /** Members were kept from the line's end (a tail read). */
+  private fromEnd = false;
+  private readonly keyOpen = new Int32Array(MAX_MEMBERS);
+  private readonly keyClose = new Int32Array(MAX_MEMBERS);
+  private readonly valueOpen = new Int32Array(MAX_MEMBERS);
+  private readonly valueClose = new Int32Array(MAX_MEMBERS);
+  private readonly recent = new RecentStrings(8);
+
+  /** Reads every member of the line; false when it is not a compact object the reader knows. */
+  read(rec: LineRecord): boolean {
+    const { source, start, end } = rec;
+    this.rec = rec;
+    this.source = source;
+    this.count = 0;
+    this.fromEnd = false;
+    if (end - start < 2 || source[start] !== LBRACE || source[end - 1] !== RBRACE) return false;
+    const limit = end - 1;
+    let at = start + 1;
+    if (at === limit) return true;
+    for (;;) {
+      if (this.count === MAX_MEMBERS || source[at] !== QUOTE) return false;
+      const keyClose = source.indexOf(QUOTE, at + 1);
+      if (keyClose < 0 || keyClose >= limit || !plainKey(source, at, keyClose) || source[keyClose + 1] !== COLON) return false;
+      const after = valueEnd(source, keyClose + 2, limit);
+      if (after < 0) return false;
+      this.keep(at, keyClose, keyClose + 2, after);
+      if (after === limit) return true;
+      if (source[after] !== COMMA) return false;
+      at = after + 1;
+    }
+  }
+
+  /**
+   * Reads only the members at the END of the line, back to the first of
+   * `fields` (at most 31; all must be seen, or the line's start reached): every
+   * one a plain string (no escape), so their values are found from the end
+   * without looking at what comes before. False otherwise; then {@link read}.
+   */
+  readTail(rec: LineRecord, fields: readonly Key[]): boolean {
+    const { source, start, end } = rec;
+    this.rec = rec;
+    this.source = source;
+    this.count = 0;
+    if (end - start < 2 || source[end - 1] !== RBRACE) return false;
+    this.fromEnd = true;
+    let missing = fields.length;
+    let seen = 0;
+    let at = end - 1;
+    for (;;) {
+      // at: the `}` or `,` after a value, which is `"..."` just before it.
+      const valueClose = at - 1;
+      if (this.count === MAX_MEMBERS || source[valueClose] !== QUOTE) return false;
+      const valueOpen = source.lastIndexOf(QUOTE, valueClose - 1);
+      if (valueOpen <= start || source[valueOpen - 1] !== COLON) return false;
+      const keyClose = valueOpen - 2;
+      if (source[keyClose] !== QUOTE) return false;
+      const keyOpen = source.lastIndexOf(QUOTE, keyClose - 1);
+      if (keyOpen < start + 1) return false;
+      const slash = source.indexOf(BACKSLASH, keyOpen);
+      if (slash >= 0 && slash < valueClose) return false;
+      const before = source[keyOpen - 1];
+      if (before !== COMMA && before !== LBRACE) return false;
+      this.keep(keyOpen, keyClose, valueOpen, valueClose + 1);
+      for (let j = 0; j < fields.length; j++) {
+        const field = fields[j];
+        if (field !== undefined && (seen & (1 << j)) === 0 && this.keyIs(this.count - 1, field)) {
+          seen |= 1 << j;
+          missing--;
+        }
+      }
+      if (missing === 0) return true;
+      if (before === LBRACE) return keyOpen - 1 === start;
+      at = keyOpen - 1;
+    }
+  }
+
+  private keep(keyOpen: number, keyClose: number, valueOpen: number, valueEnd: number): void {
+    const i = this.count++;
+    this.keyOpen[i] = keyOpen;
+    this.keyClose[i] = keyClose;
+    this.valueOpen[i] = valueOpen;
+    this.valueClose[i] = valueEnd;
+  }
+
+  private keyIs(i: number, field: Key): boolean {
+    const open = this.keyOpen[i] ?? 0;
+    const bytes = field.bytes;
+    if ((this.keyClose[i] ?? 0) - open - 1 !== bytes.length) return false;
+    for (let k = 0; k < bytes.length; k++) if (this.source[open + 1 + k] !== bytes[k]) return false;
+    return true;
+  }
+
+  /**
+   * The member holding the field's value: the LAST one with that key in the
+   * line, as JSON.parse keeps (a tail read keeps members from the end, so
+   * there it is the first kept); -1 when absent.
+   */
+  private find(field: Key): number {
+    if (this.fromEnd) {
+      for (let i = 0; i < this.count; i++) if (this.keyIs(i, field)) return i;
+    } else {
+      for (let i = this.count - 1; i >= 0; i--) if (this.keyIs(i, field)) return i;
+    }
+    return -1;
+  }
+
+  /** Where the field's string literal lies (its quotes), or undefined when absent or not a string. */
+  literal(field: Key): { open: number; close: number; source: Buffer } | undefined {
+    const i = this.find(field);
+    if (i < 0) return undefined;
+    const open = this.valueOpen[i] ?? 0;
+    return this.source[open] === QUOTE ? { open, close: (this.valueClose[i] ?? 0) - 1, source: this.source } : undefined;
+  }
+
+  string(field: Key): string | undefined {
+    const i = this.find(field);
+    if (i < 0) return undefined;
+    const open = this.valueOpen[i] ?? 0;
+    if (this.source[open] !== QUOTE) return undefined;
+    const close = (this.valueClose[i] ?? 0) - 1;
+    const text = close - open <= 65 ? this.recent.get(this.source, open, close) : stringLiteral(this.source, open, close);
+    return text ?? this.parsed(field, 'string');
+  }
+
+  value(field: Key): unknown {
+    const i = this.find(field);
+    if (i < 0) return undefined;
+    const open = this.valueOpen[i] ?? 0;
+    const close = this.valueClose[i] ?? 0;
+    const first = this.source[open];
+    if (first === QUOTE) return this.string(field);
+    for (const [byte, , value] of LITERALS) if (first === byte) return value;
+    if (first === LBRACE || first === LBRACKET) {
+      try {
+        return JSON.parse(this.source.toString('utf8', open, close)) as unknown;
+      } catch {
+        return this.parsed(field);
+      }
+    }
+    return Number(this.source.toString('latin1', open, close));
+  }
+
+  /** The field from the parsed event, when the bytes did not decode (the parse reports a bad line). */
+  private parsed(field: Key, want?: 'string'): string | undefined;
+  private parsed(field: Key): unknown;
+  private parsed(field: Key, want?: 'string'): unknown {
+    const event = this.rec?.event;
+    const value = event !== undefined && Object.hasOwn(event, field.name) ? (event as Record<string, unknown>)[field.name] : undefined;
+    return want === 'string' && typeof value !== 'string' ? undefined : value;
+  }
+}
