@@ -5,8 +5,7 @@
  * literal, for a bash output's trailer read without decoding all of it.
  */
 import { LineRecord, type EventRecord } from '../jsonl.js';
-import { stringLiteral } from '../scan.js';
-import { ParsedFields, WireFields, type EventFields, type Key } from './wire.js';
+import { decodeLiteral, ParsedFields, WireFields, type EventFields, type Key } from './wire.js';
 
 /**
  * Hands out the fields of one record at a time (what it answers holds until
@@ -52,7 +51,7 @@ function opensEscape(source: Buffer, at: number, open: number): boolean {
 export function literalEnd(source: Buffer, open: number, close: number, maxBytes: number): { text: string; partial: boolean } | undefined {
   let from = close - maxBytes;
   if (from <= open + 1) {
-    const text = stringLiteral(source, open, close);
+    const text = decodeLiteral(source, open, close);
     return text === undefined ? undefined : { text, partial: false };
   }
   while (from < close && ((source[from] ?? 0) & 0xc0) === 0x80) from++; // not inside a UTF-8 character

@@ -1,7 +1,9 @@
 /**
  * Bounded holders used by the accumulator: text kept up to a byte cap (head
- * and tail), and an oldest-first queue of keys for evicting open units.
+ * and tail), an oldest-first queue of keys for evicting open units, and the
+ * key of the turn lines keep naming.
  */
+import { turnKey } from '../threads.js';
 
 /** Length of `buf` without a multi-byte UTF-8 character cut at its end. */
 function utf8HeadEnd(buf: Buffer): number {
@@ -135,3 +137,23 @@ export class OldestFirst {
   }
 }
 
+
+/**
+ * The turn key of a thread and turn id, one string while they repeat (the
+ * lines of one turn come in runs): a Map lookup then hashes nothing new, as a
+ * string keeps its hash once computed.
+ */
+export class TurnKeys {
+  private threadId = '';
+  private turnId = '';
+  private key = turnKey('', '');
+
+  of(threadId: string, turnId: string): string {
+    if (threadId !== this.threadId || turnId !== this.turnId) {
+      this.threadId = threadId;
+      this.turnId = turnId;
+      this.key = turnKey(threadId, turnId);
+    }
+    return this.key;
+  }
+}

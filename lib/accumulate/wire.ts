@@ -23,19 +23,78 @@
  */
 import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
-import { stringLiteral } from '../scan.js';
 
 const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET, RBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b, 0x5d] as const;
 
 /** Members kept per line; a line with more is read from its parsed event. */
 export const MAX_MEMBERS = 64;
 
-/** A field name, with its bytes for comparing keys in place. */
+/**
+ * A field name, with its bytes for comparing keys in place, and the last
+ * value read for it: the same thread, turn and item ids come back line after
+ * line, and one string each keeps map keys cheap (a string's hash is kept).
+ */
 export class Key {
   readonly bytes: Buffer;
+  private lastBytes: Buffer | undefined;
+  private lastText = '';
+
   constructor(readonly name: string) {
     this.bytes = Buffer.from(name);
   }
+
+  /** The text of the short literal between the quotes at `open` and `close`, as last time when its bytes are the same. */
+  recall(source: Buffer, open: number, close: number): string | undefined {
+    const last = this.lastBytes;
+    const length = close - open - 1;
+    if (last !== undefined && last.length === length) {
+      // Ids of one run share their start (`<thread>-turn-0001-item-2`): compare from the end.
+      let k = length - 1;
+      while (k >= 0 && last[k] === source[open + 1 + k]) k--;
+      if (k < 0) return this.lastText;
+    }
+    const text = decodeLiteral(source, open, close);
+    if (text !== undefined) {
+      this.lastBytes = Buffer.from(source.subarray(open + 1, close));
+      this.lastText = text;
+    }
+    return text;
+  }
+}
+
+/**
+ * The text of the string literal between the quotes at `open` and `close`;
+ * undefined when it is not valid JSON text. Only the literal is looked at
+ * (never the rest of the buffer, which may be a whole input chunk): plain
+ * text is sliced, one with an escape goes to JSON.parse alone.
+ */
+export function decodeLiteral(source: Buffer, open: number, close: number): string | undefined {
+  const body = source.subarray(open + 1, close);
+  if (body.indexOf(BACKSLASH) >= 0) {
+    try {
+      const value: unknown = JSON.parse(source.toString('utf8', open, close + 1));
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const text = body.toString('utf8');
+  return CONTROL.test(text) ? undefined : text;
+}
+
+const CONTROL = /[\u0000-\u001f]/;
+const NOT_PLAIN_ASCII = /[\u0000-\u001f\u0080-\u00ff]/;
+
+/**
+ * The UTF-8 byte length of the text of the literal between `open` and
+ * `close`, without building the text when it is plain ASCII with no escape
+ * (the usual tool output line); undefined when it is not valid JSON text.
+ */
+export function literalBytes(source: Buffer, open: number, close: number): number | undefined {
+  const body = source.subarray(open + 1, close);
+  if (body.indexOf(BACKSLASH) < 0 && !NOT_PLAIN_ASCII.test(body.toString('latin1'))) return body.length;
+  const text = decodeLiteral(source, open, close);
+  return text === undefined ? undefined : Buffer.byteLength(text);
 }
 
 /** Field keys by name, made once per process. */
@@ -158,36 +217,6 @@ function plainKey(source: Buffer, open: number, close: number): boolean {
 }
 
 /**
- * Strings of ids seen lately, by their bytes: the same thread, turn and item
- * ids come back line after line, and one string each keeps map keys cheap.
- */
-class RecentStrings {
-  private readonly bytes: Buffer[] = [];
-  private readonly strings: string[] = [];
-  private next = 0;
-
-  constructor(private readonly size: number) {}
-
-  /** The text of the plain literal between the quotes at `open` and `close`. */
-  get(source: Buffer, open: number, close: number): string | undefined {
-    const length = close - open - 1;
-    for (let i = 0; i < this.bytes.length; i++) {
-      const known = this.bytes[i];
-      if (known === undefined || known.length !== length) continue;
-      let k = 0;
-      while (k < length && known[k] === source[open + 1 + k]) k++;
-      if (k === length) return this.strings[i];
-    }
-    const text = stringLiteral(source, open, close);
-    if (text === undefined) return text;
-    this.bytes[this.next] = Buffer.from(source.subarray(open + 1, close));
-    this.strings[this.next] = text;
-    this.next = (this.next + 1) % this.size;
-    return text;
-  }
-}
-
-/**
  * One line's members, read from its bytes. Reused line after line: what it
  * answers holds until the next read.
  */
@@ -201,7 +230,6 @@ export class WireFields implements EventFields {
   private readonly keyClose = new Int32Array(MAX_MEMBERS);
   private readonly valueOpen = new Int32Array(MAX_MEMBERS);
   private readonly valueClose = new Int32Array(MAX_MEMBERS);
-  private readonly recent = new RecentStrings(8);
 
   /** Reads every member of the line; false when it is not a compact object the reader knows. */
   read(rec: LineRecord): boolean {
@@ -315,7 +343,7 @@ export class WireFields implements EventFields {
     const open = this.valueOpen[i] ?? 0;
     if (this.source[open] !== QUOTE) return undefined;
     const close = (this.valueClose[i] ?? 0) - 1;
-    const text = close - open <= 65 ? this.recent.get(this.source, open, close) : stringLiteral(this.source, open, close);
+    const text = close - open <= 65 ? field.recall(this.source, open, close) : decodeLiteral(this.source, open, close);
     return text ?? this.parsed(field, 'string');
   }
 

@@ -14,13 +14,13 @@ import { coreStream, type Core, type Emit } from '../core.js';
 import { FAMILIES, isWireType, TURN_END_TYPES } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
-import { RootThreads, ROOT_THREAD_TYPES, turnKey } from '../threads.js';
+import { RootThreads, ROOT_THREAD_TYPES } from '../threads.js';
 import { builtRecord } from '../accumulate/accumulate.js';
 import { createAccumulator, DEFAULT_MAX_OPEN, PIECE_TYPES, type Accumulator, type AccumulatorOptions, type AgentMessage, type Origin } from '../accumulate/accumulator.js';
 import { FieldReader } from '../accumulate/read.js';
-import { OldestFirst } from '../accumulate/units.js';
+import { OldestFirst, TurnKeys } from '../accumulate/units.js';
 import { key, type EventFields } from '../accumulate/wire.js';
-import { splicedRecord, turnEnd, turnHeader, usageOf, type TurnEnd, type TurnRecord, type TurnToolCall, type TurnUsage } from './record.js';
+import { countsObject, eventsHeader, splicedRecord, turnEnd, turnHeader, usageOf, type TurnEnd, type TurnRecord, type TurnToolCall, type TurnUsage } from './record.js';
 
 export type { TurnHeader, TurnRecord, TurnStatus, TurnToolCall, TurnUsage } from './record.js';
 
@@ -111,8 +111,17 @@ class OpenTurn {
   }
 
   summary(end: TurnEnd | undefined, subagent: boolean): TurnRecord {
+    const h = turnHeader(this.threadId, this.turnId, end, subagent);
     const record: TurnRecord = {
-      ...turnHeader(this.threadId, this.turnId, end, subagent),
+      type: h.type,
+      thread_id: h.thread_id,
+      turn_id: h.turn_id,
+      status: h.status,
+      error: h.error,
+      reason: h.reason,
+      awaiting_auto_continuation: h.awaiting_auto_continuation,
+      trace_path: h.trace_path,
+      subagent: h.subagent,
       message: this.message?.message ?? null,
       message_source: this.message?.source ?? null,
       tool_calls: this.toolCalls,
@@ -120,8 +129,7 @@ class OpenTurn {
       todo: this.todo ?? null,
       usage: this.usage ?? null,
       completed_tokens: end?.tokens ?? null,
-      // fromEntries defines own properties, so a type named __proto__ is just a key.
-      event_counts: Object.fromEntries(this.counts),
+      event_counts: countsObject(this.counts),
     };
     if (this.message?.message_truncated_bytes !== undefined) record.message_truncated_bytes = this.message.message_truncated_bytes;
     return record;
@@ -147,6 +155,7 @@ class TurnsCore implements Core {
   private readonly finishedOrder = new OldestFirst();
   private readonly threads = new RootThreads();
   private readonly reader = new FieldReader();
+  private readonly keys = new TurnKeys();
   /** Summaries only: the turn's message and tool calls. */
   private readonly acc: Accumulator | undefined;
   private overflowed = false;
@@ -166,7 +175,8 @@ class TurnsCore implements Core {
    * The accumulator holds only units of open turns, so this core's cap bounds it.
    */
   private accumulator(): Accumulator {
-    const turnOf = (threadId: string, turnId: string) => this.open.get(turnKey(threadId, turnId));
+    const keys = new TurnKeys();
+    const turnOf = (threadId: string, turnId: string) => this.open.get(keys.of(threadId, turnId));
     return createAccumulator(
       { maxOutputBytes: 0, maxMessageBytes: this.options.maxMessageBytes, maxOpen: Infinity },
       {
@@ -175,13 +185,9 @@ class TurnsCore implements Core {
           if (turn) turn.message = message;
         },
         tool(call) {
-          turnOf(call.thread_id, call.turn_id)?.toolCalls.push({
-            item_id: call.item_id,
-            name: call.name,
-            status: call.status,
-            ...(call.exit_code !== undefined && { exit_code: call.exit_code }),
-            output_bytes: call.output_bytes,
-          });
+          const { item_id, name, status, exit_code, output_bytes } = call;
+          const entry: TurnToolCall = exit_code === undefined ? { item_id, name, status, output_bytes } : { item_id, name, status, exit_code, output_bytes };
+          turnOf(call.thread_id, call.turn_id)?.toolCalls.push(entry);
         },
         removed: (item) => {
           if (!this.options.keepRemoved) return;
@@ -198,7 +204,7 @@ class TurnsCore implements Core {
     const threadId = fields.string(F.thread) ?? '';
     const turnId = fields.string(F.turn) ?? '';
     if (type === 'turn_started') this.threads.observe(type, threadId);
-    const key = turnKey(threadId, turnId);
+    const key = this.keys.of(threadId, turnId);
     let turn = this.open.get(key);
     // An unknown type belongs to a turn only when it names one (turn_id) that is open.
     if (!isWireType(type) && (turn === undefined || fields.string(F.turn) === undefined)) return this.pass(rec, emit);
@@ -282,7 +288,7 @@ class TurnsCore implements Core {
     );
     const subagent = !this.threads.isRoot(turn.threadId);
     if (this.options.events) {
-      emit(splicedRecord({ ...turnHeader(turn.threadId, turn.turnId, end, subagent), events_dropped: turn.dropped }, turn.held, at));
+      emit(splicedRecord(eventsHeader(turnHeader(turn.threadId, turn.turnId, end, subagent), turn.dropped), turn.held, at));
     } else {
       emit(builtRecord(turn.summary(end, subagent), 'todo', at));
     }
