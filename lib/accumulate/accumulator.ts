@@ -111,6 +111,12 @@ export interface AccumulatorOptions {
    * Default {@link DEFAULT_MAX_OPEN}; Infinity for no cap.
    */
   maxOpen?: number;
+  /**
+   * Only what a turn summary shows of a call (wuu-turns): name, status,
+   * output size and exit code. Arguments, command and process id are then
+   * never read (null and absent in the calls reported).
+   */
+  outline?: boolean;
 }
 
 /** A field the event itself owns (never one inherited from a prototype). */
@@ -139,15 +145,15 @@ export function parseArguments(value: unknown): { arguments: unknown; arguments_
 }
 
 const F = {
-  thread: key('thread_id'),
-  turn: key('turn_id'),
-  item: key('item_id'),
+  thread: key('thread_id', true),
+  turn: key('turn_id', true),
+  item: key('item_id', true),
   delta: key('delta'),
   message: key('message'),
-  name: key('name'),
+  name: key('name', true),
   arguments: key('arguments'),
-  status: key('status'),
-  error: key('error'),
+  status: key('status', true),
+  error: key('error', true),
   command: key('command'),
   processId: key('process_id'),
 };
@@ -198,15 +204,17 @@ class ItemState {
   }
 
   /** Folds what a command_* twin adds: the command, the process id, the name and arguments. */
-  foldCommand(fields: EventFields): void {
-    const command = fields.value(F.command);
-    if (typeof command === 'string') this.command = command;
-    const processId = fields.value(F.processId);
-    if (typeof processId === 'string' || typeof processId === 'number') this.processId = processId;
+  foldCommand(fields: EventFields, outline: boolean): void {
+    if (!outline) {
+      const command = fields.value(F.command);
+      if (typeof command === 'string') this.command = command;
+      const processId = fields.value(F.processId);
+      if (typeof processId === 'string' || typeof processId === 'number') this.processId = processId;
+    }
     if (this.sawToolEvent) return;
     const name = fields.string(F.name);
     if (name !== undefined) this.name = name;
-    const args = fields.value(F.arguments);
+    const args = outline ? undefined : fields.value(F.arguments);
     if (this.args === undefined && args !== undefined) this.args = parseArguments(args);
   }
 
@@ -385,7 +393,7 @@ export class Accumulator {
     item.sawToolEvent = true;
     const name = fields.string(F.name);
     if (name !== undefined) item.name = name;
-    item.args = parseArguments(fields.value(F.arguments));
+    if (!this.options.outline) item.args = parseArguments(fields.value(F.arguments));
   }
 
   private toolOutput(rec: EventRecord): void {
@@ -429,10 +437,12 @@ export class Accumulator {
   /** command_started and command_output_delta: a twin normally follows its tool_* event; alone it describes a command-only item. */
   private commandPiece(rec: EventRecord): void {
     // bash output arrives twice; the twin's copy is skipped on its ids when the tool_* copy came.
-    if (rec.type === 'command_output_delta' && this.knownItem(rec)?.sawToolDelta === true) return;
+    // An outline takes nothing from the twin of a tool_* item (command and process id are not shown).
+    const known = rec.type === 'command_output_delta' || this.options.outline ? this.knownItem(rec) : undefined;
+    if (known?.sawToolDelta === true || (this.options.outline && known?.sawToolEvent === true)) return;
     const fields = this.reader.all(rec);
     const item = this.openItem(fields, rec);
-    item.foldCommand(fields);
+    item.foldCommand(fields, this.options.outline === true);
     if (rec.type === 'command_output_delta' && !item.sawToolDelta) item.twinDelta(fields.string(F.delta));
   }
 
@@ -443,7 +453,7 @@ export class Accumulator {
     const fields = this.reader.all(rec);
     const item = this.knownTurn(fields)?.items.get(fields.string(F.item) ?? '');
     if (!item) return;
-    item.foldCommand(fields);
+    item.foldCommand(fields, this.options.outline === true);
     if (rec.type === 'command_completed') {
       this.complete(item, fields.string(F.status) ?? 'completed', stringOrNull(fields.value(F.error)), originOf(rec));
       return;

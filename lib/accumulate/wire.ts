@@ -21,6 +21,7 @@
  * not to be valid JSON text when read is taken from the parsed event instead
  * (which throws the line's InvalidLineError when the line is bad).
  */
+import { isAscii } from 'node:buffer';
 import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
 
@@ -39,7 +40,11 @@ export class Key {
   private lastBytes: Buffer | undefined;
   private lastText = '';
 
-  constructor(readonly name: string) {
+  /** @param repeats the values come back line after line (ids): worth remembering */
+  constructor(
+    readonly name: string,
+    readonly repeats = false,
+  ) {
     this.bytes = Buffer.from(name);
   }
 
@@ -83,29 +88,69 @@ export function decodeLiteral(source: Buffer, open: number, close: number): stri
 }
 
 const CONTROL = /[\u0000-\u001f]/;
-const NOT_PLAIN_ASCII = /[\u0000-\u001f\u0080-\u00ff]/;
+
+/** The value of the four hex digits at `at`, or -1. */
+function hex4(body: Buffer, at: number): number {
+  let value = 0;
+  for (let k = at; k < at + 4; k++) {
+    const byte = body[k] ?? 0;
+    const digit = byte >= 0x30 && byte <= 0x39 ? byte - 0x30 : byte >= 0x61 && byte <= 0x66 ? byte - 0x57 : byte >= 0x41 && byte <= 0x46 ? byte - 0x37 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/** Bytes an escape at `at` of `body` saves against its decoded UTF-8, and its length; undefined when it is not a JSON escape. */
+function escapeSaving(body: Buffer, at: number): { saves: number; length: number } | undefined {
+  const letter = body[at + 1];
+  if (letter !== 0x75) return letter !== undefined && SHORT_ESCAPES.includes(letter) ? SHORT : undefined;
+  const code = hex4(body, at + 2);
+  if (code < 0) return undefined;
+  if (code < 0x80) return U1;
+  if (code < 0x800) return U2;
+  // A surrogate pair is one 4-byte character; a lone surrogate encodes as U+FFFD (3 bytes), as Buffer.byteLength counts it.
+  if (code >= 0xd800 && code <= 0xdbff && body[at + 6] === BACKSLASH && body[at + 7] === 0x75) {
+    const low = hex4(body, at + 8);
+    if (low >= 0xdc00 && low <= 0xdfff) return PAIR;
+  }
+  return U3;
+}
+
+const SHORT_ESCAPES = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
+const SHORT = { saves: 1, length: 2 };
+const U1 = { saves: 5, length: 6 };
+const U2 = { saves: 4, length: 6 };
+const U3 = { saves: 3, length: 6 };
+const PAIR = { saves: 8, length: 12 };
 
 /**
  * The UTF-8 byte length of the text of the literal between `open` and
- * `close`, without building the text when it is plain ASCII with no escape
- * (the usual tool output line); undefined when it is not valid JSON text.
+ * `close`, without building the text (wuu-turns counts tool output, never
+ * keeps it): for ASCII bytes, the literal's length less what each escape
+ * saves; other text is decoded and measured. Undefined for a bad escape.
  */
 export function literalBytes(source: Buffer, open: number, close: number): number | undefined {
   const body = source.subarray(open + 1, close);
-  if (body.indexOf(BACKSLASH) < 0 && !NOT_PLAIN_ASCII.test(body.toString('latin1'))) return body.length;
-  const text = decodeLiteral(source, open, close);
-  return text === undefined ? undefined : Buffer.byteLength(text);
+  if (!isAscii(body)) {
+    const text = decodeLiteral(source, open, close);
+    return text === undefined ? undefined : Buffer.byteLength(text);
+  }
+  let bytes = body.length;
+  let at = body.indexOf(BACKSLASH);
+  while (at >= 0) {
+    const escape = escapeSaving(body, at);
+    if (escape === undefined) return undefined;
+    bytes -= escape.saves;
+    at = body.indexOf(BACKSLASH, at + escape.length);
+  }
+  // Raw control bytes are not looked for: the line was proven valid (see the module comment).
+  return bytes;
 }
 
-/** Field keys by name, made once per process. */
-const keys = new Map<string, Key>();
-export function key(name: string): Key {
-  let found = keys.get(name);
-  if (found === undefined) {
-    found = new Key(name);
-    keys.set(name, found);
-  }
-  return found;
+/** A field key (make it once, at module level: it remembers its last value). */
+export function key(name: string, repeats = false): Key {
+  return new Key(name, repeats);
 }
 
 /** The fields of one event, however they were read. */
@@ -154,6 +199,20 @@ function numberEnd(source: Buffer, at: number, limit: number): number {
 
 function isDigit(byte: number | undefined): boolean {
   return byte !== undefined && byte >= 0x30 && byte <= 0x39;
+}
+
+/** The JSON number (grammar already checked) in source[open, close): small integers summed digit by digit, others by Number. */
+function numberValue(source: Buffer, open: number, close: number): number {
+  const negative = source[open] === 0x2d;
+  const from = negative ? open + 1 : open;
+  if (close - from > 15) return Number(source.toString('latin1', open, close));
+  let value = 0;
+  for (let k = from; k < close; k++) {
+    const digit = (source[k] ?? 0) - 0x30;
+    if (digit < 0 || digit > 9) return Number(source.toString('latin1', open, close));
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
 }
 
 /** Index of the quote closing the string literal opened at `open`, or -1 when cut off before `limit`. */
@@ -205,6 +264,20 @@ function valueEnd(source: Buffer, at: number, limit: number): number {
     return at + word.length <= limit && source.compare(word, 0, word.length, at, at + word.length) === 0 ? at + word.length : -1;
   }
   return numberEnd(source, at, limit);
+}
+
+/**
+ * The quote opening the plain string (no escape) that the quote at `close`
+ * ends, searched back to `start`; -1 at a backslash or none. A loop, not
+ * lastIndexOf: ids are short, and a call into the runtime costs more.
+ */
+function plainOpen(source: Buffer, close: number, start: number): number {
+  for (let k = close - 1; k >= start; k--) {
+    const byte = source[k];
+    if (byte === QUOTE) return k;
+    if (byte === BACKSLASH) return -1;
+  }
+  return -1;
 }
 
 /** Whether the key between the quotes at `open` and `close` can be compared byte for byte (no escape, no control byte). */
@@ -275,14 +348,12 @@ export class WireFields implements EventFields {
       // at: the `}` or `,` after a value, which is `"..."` just before it.
       const valueClose = at - 1;
       if (this.count === MAX_MEMBERS || source[valueClose] !== QUOTE) return false;
-      const valueOpen = source.lastIndexOf(QUOTE, valueClose - 1);
+      const valueOpen = plainOpen(source, valueClose, start);
       if (valueOpen <= start || source[valueOpen - 1] !== COLON) return false;
       const keyClose = valueOpen - 2;
       if (source[keyClose] !== QUOTE) return false;
-      const keyOpen = source.lastIndexOf(QUOTE, keyClose - 1);
+      const keyOpen = plainOpen(source, keyClose, start);
       if (keyOpen < start + 1) return false;
-      const slash = source.indexOf(BACKSLASH, keyOpen);
-      if (slash >= 0 && slash < valueClose) return false;
       const before = source[keyOpen - 1];
       if (before !== COMMA && before !== LBRACE) return false;
       this.keep(keyOpen, keyClose, valueOpen, valueClose + 1);
@@ -343,7 +414,7 @@ export class WireFields implements EventFields {
     const open = this.valueOpen[i] ?? 0;
     if (this.source[open] !== QUOTE) return undefined;
     const close = (this.valueClose[i] ?? 0) - 1;
-    const text = close - open <= 65 ? field.recall(this.source, open, close) : decodeLiteral(this.source, open, close);
+    const text = field.repeats && close - open <= 65 ? field.recall(this.source, open, close) : decodeLiteral(this.source, open, close);
     return text ?? this.parsed(field, 'string');
   }
 
@@ -354,7 +425,9 @@ export class WireFields implements EventFields {
     const close = this.valueClose[i] ?? 0;
     const first = this.source[open];
     if (first === QUOTE) return this.string(field);
-    for (const [byte, , value] of LITERALS) if (first === byte) return value;
+    if (first === 0x74) return true;
+    if (first === 0x66) return false;
+    if (first === 0x6e) return null;
     if (first === LBRACE || first === LBRACKET) {
       try {
         return JSON.parse(this.source.toString('utf8', open, close)) as unknown;
@@ -362,7 +435,7 @@ export class WireFields implements EventFields {
         return this.parsed(field);
       }
     }
-    return Number(this.source.toString('latin1', open, close));
+    return numberValue(this.source, open, close);
   }
 
   /** The field from the parsed event, when the bytes did not decode (the parse reports a bad line). */

@@ -52,8 +52,8 @@ export interface TurnsOptions extends Pick<AccumulatorOptions, 'maxMessageBytes'
 }
 
 const F = {
-  thread: key('thread_id'),
-  turn: key('turn_id'),
+  thread: key('thread_id', true),
+  turn: key('turn_id', true),
   agent: key('agent_id'),
   todo: key('todo'),
   path: key('path'),
@@ -178,7 +178,7 @@ class TurnsCore implements Core {
     const keys = new TurnKeys();
     const turnOf = (threadId: string, turnId: string) => this.open.get(keys.of(threadId, turnId));
     return createAccumulator(
-      { maxOutputBytes: 0, maxMessageBytes: this.options.maxMessageBytes, maxOpen: Infinity },
+      { maxOutputBytes: 0, maxMessageBytes: this.options.maxMessageBytes, maxOpen: Infinity, outline: true },
       {
         message(message) {
           const turn = turnOf(message.thread_id, message.turn_id);
