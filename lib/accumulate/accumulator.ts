@@ -8,7 +8,6 @@
  * shape (./read.ts): a delta's text is decoded alone, a bash twin whose
  * output was already taken is skipped on its ids, never decoded.
  */
-import type { WuuEvent } from '../events.js';
 import { FAMILIES, isWireType } from '../events.js';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import type { EventRecord } from '../jsonl.js';
@@ -117,17 +116,6 @@ export interface AccumulatorOptions {
    * never read (null and absent in the calls reported).
    */
   outline?: boolean;
-}
-
-/** A field the event itself owns (never one inherited from a prototype). */
-export function ownField(event: WuuEvent, field: string): unknown {
-  return Object.hasOwn(event, field) ? (event as Record<string, unknown>)[field] : undefined;
-}
-
-/** An id field as a string: missing or non-string ids read as ''. */
-export function idOf(event: WuuEvent, field: string): string {
-  const value = ownField(event, field);
-  return typeof value === 'string' ? value : '';
 }
 
 /** Parses tool arguments: a JSON string becomes its value (null when not valid JSON). */
