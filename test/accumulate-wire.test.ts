@@ -9,7 +9,9 @@ import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
 import { spec as turnsSpec } from '../bin/wuu-turns.js';
 import { FieldReader } from '../lib/accumulate/read.js';
 import { decodeLiteral, key, literalBytes, MAX_MEMBERS, ParsedFields, WireFields } from '../lib/accumulate/wire.js';
-import { OldestFirst, TurnKeys } from '../lib/accumulate/units.js';
+import { CappedText, OldestFirst, TurnKeys } from '../lib/accumulate/units.js';
+import { feedTrailer, feedTrailerAscii } from '../lib/accumulate/accumulator.js';
+import { exitCodeOf, OutputTrailer } from '../lib/exit-code.js';
 import { InvalidLineError, LineRecord } from '../lib/jsonl.js';
 import { goJson } from '../bench/generate.js';
 import { chunked } from './helpers.js';
@@ -212,6 +214,7 @@ function mixedRun(): { compact: string[]; spaced: string[] } {
     { type: 'command_started', thread_id: 'th', turn_id: 'tu', item_id: 'i1', name: 'bash', arguments: '{"command":"ls"}', command: 'ls', process_id: 7 },
     { type: 'tool_output_delta', thread_id: 'th', turn_id: 'tu', item_id: 'i1', delta: 'a\tb\n"q" \\ é\nExit code 2\n' },
     { type: 'command_output_delta', thread_id: 'th', turn_id: 'tu', item_id: 'i1', delta: 'a\tb\n"q" \\ é\nExit code 2\n' },
+    { type: 'tool_output_delta', thread_id: 'th', turn_id: 'tu', item_id: 'i1', delta: `${'y'.repeat(70_000)}\nExit code 3\n \n` },
     { type: 'tool_completed', thread_id: 'th', turn_id: 'tu', item_id: 'i1', name: 'bash', status: 'completed', error: '' },
     { type: 'command_completed', thread_id: 'th', turn_id: 'tu', item_id: 'i1', name: 'bash', status: 'completed', error: '' },
     { type: 'command_started', thread_id: 'th', turn_id: 'tu', item_id: 'c2', name: 'bash', arguments: '{}', command: 'pwd', process_id: 'p9' },
@@ -287,6 +290,46 @@ t.test('bad lines among the pieces are reported as before and build nothing, in 
       t.equal(r.code, 1, `${spec.name}: bad lines count`);
       t.equal(r.stderr.split('\n').filter((line) => line.includes('not valid JSON')).length, 4, `${spec.name}: each reported (chunks of ${size})`);
       t.equal(r.stdout, clean.stdout, `${spec.name}: the output is that of the clean stream`);
+    }
+  }
+});
+
+t.test('CappedText.appendAscii keeps what append keeps, from bytes', async (t) => {
+  const pieces = ['ab', 'c'.repeat(40), 'd', 'e'.repeat(7), '', 'f'.repeat(100), 'gh'];
+  for (const cap of [1, 2, 5, 16, 64, 1000]) {
+    for (let start = 0; start < pieces.length; start++) {
+      const text = new CappedText(cap);
+      const bytes = new CappedText(cap);
+      for (const piece of [...pieces.slice(start), ...pieces.slice(0, start)]) {
+        text.append(piece);
+        bytes.appendAscii(Buffer.from(`[${piece}]`).subarray(1, piece.length + 1));
+        t.same(bytes.result(), text.result(), `cap ${cap}, from piece ${start}`);
+        t.equal(bytes.bytes, text.bytes);
+      }
+    }
+  }
+});
+
+t.test('a long piece feeds the trailer by its end alone, as appending all of it would', async (t) => {
+  const bodies = ['x'.repeat(5000), `${'x'.repeat(3000)}\nExit code 2`, `${'a\n'.repeat(2000)}Exit code 1\n\t \n`, `${'z'.repeat(1500)}\n${'w'.repeat(1200)}`, ' '.repeat(4000), `short\nExit code 4${' '.repeat(3000)}`, `${'q'.repeat(2048)}\n`];
+  for (const [i, body] of bodies.entries()) {
+    for (const before of ['', 'earlier output\nExit code 9\n']) {
+      const whole = new OutputTrailer();
+      const fed = new OutputTrailer();
+      const ascii = new OutputTrailer();
+      for (const trailer of [whole, fed, ascii]) trailer.append(before);
+      whole.append(body);
+      feedTrailer(fed, body);
+      feedTrailerAscii(ascii, Buffer.from(body));
+      for (const trailer of [fed, ascii]) {
+        t.same(trailer.lastLines(2), whole.lastLines(2), `body ${i}, ${before === '' ? 'first' : 'after output'}`);
+        t.equal(exitCodeOf(trailer, 'completed'), exitCodeOf(whole, 'completed'));
+        // The next piece sees the same state.
+        trailer.append('then\nExit code 5\n');
+      }
+      whole.append('then\nExit code 5\n');
+      t.same(fed.lastLines(2), whole.lastLines(2));
+      t.same(ascii.lastLines(2), whole.lastLines(2));
     }
   }
 });

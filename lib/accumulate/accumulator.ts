@@ -9,6 +9,7 @@
  * output was already taken is skipped on its ids, never decoded.
  */
 import { FAMILIES, isWireType } from '../events.js';
+import { isAscii } from 'node:buffer';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import type { EventRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
@@ -24,6 +25,9 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_OPEN = 10_000;
 /** Bytes of a located (not decoded) output piece read for its trailer. */
 const TRAILER_BYTES = 2048;
+/** Output pieces longer than this are kept from their bytes when they are plain ASCII (no string of a huge piece). */
+const LONG_PIECE = 64 * 1024;
+const BACKSLASH = 0x5c;
 
 /** The event types the accumulator consumes: message pieces, tool_* and command_*. */
 export const PIECE_TYPES: ReadonlySet<string> = new Set(
@@ -149,6 +153,36 @@ const F = {
 const ITEM_IDS = [F.thread, F.turn, F.item];
 const TURN_IDS = [F.thread, F.turn];
 
+/** Characters of a long piece's end that settle the trailer: more than its two windows (see lib/exit-code.ts). */
+const TRAILER_CHARS = 2 * 1024 + 1;
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
+}
+
+/**
+ * Feeds a piece to a trailer. A long piece settles the trailer by its end
+ * alone (its blank end and more than two windows of text before it replace
+ * whatever came before), so only that end is handed over, as a copy: the
+ * trailer's slice of the whole piece would keep all of it alive.
+ */
+export function feedTrailer(trailer: OutputTrailer, text: string): void {
+  feedTrailerEnd(trailer, text.length, (at) => text.charCodeAt(at), (from) => Buffer.from(text.slice(from), 'utf16le').toString('utf16le'), () => text);
+}
+
+/** {@link feedTrailer} for ASCII text given as its bytes. */
+export function feedTrailerAscii(trailer: OutputTrailer, bytes: Buffer): void {
+  feedTrailerEnd(trailer, bytes.length, (at) => bytes[at] ?? 0, (from) => bytes.toString('latin1', from), () => bytes.toString('latin1'));
+}
+
+/** The trailer rule of {@link feedTrailer} over a text of `length` characters, read through `charAt`, `endFrom` (a copy) and `whole`. */
+function feedTrailerEnd(trailer: OutputTrailer, length: number, charAt: (at: number) => number, endFrom: (from: number) => string, whole: () => string): void {
+  let body = length;
+  while (body > 0 && isBlank(charAt(body - 1))) body--;
+  if (body <= TRAILER_CHARS) trailer.append(whole());
+  else trailer.appendEnd(endFrom(body - TRAILER_CHARS), true);
+}
+
 /** One open tool item. */
 class ItemState {
   name: string | null = null;
@@ -188,7 +222,7 @@ class ItemState {
     this.twin ??= { output: new CappedText(this.maxOutput), trailer: new OutputTrailer() };
     if (text === undefined) return;
     this.twin.output.append(text);
-    this.twin.trailer.append(text);
+    feedTrailer(this.twin.trailer, text);
   }
 
   /** Folds what a command_* twin adds: the command, the process id, the name and arguments. */
@@ -400,10 +434,20 @@ export class Accumulator {
         return;
       }
     }
+    // A long piece of plain ASCII (no escape) is kept from its bytes: no string of all of it.
+    const at = fields instanceof WireFields && fields.literal(F.delta);
+    if (at && at.close - at.open > LONG_PIECE) {
+      const bytes = at.source.subarray(at.open + 1, at.close);
+      if (isAscii(bytes) && bytes.indexOf(BACKSLASH) < 0) {
+        item.output.appendAscii(bytes);
+        if (shell) feedTrailerAscii(item.trailer, bytes);
+        return;
+      }
+    }
     const text = fields.string(F.delta);
     if (text === undefined) return;
     item.output.append(text);
-    if (shell) item.trailer.append(text);
+    if (shell) feedTrailer(item.trailer, text);
   }
 
   private toolCompleted(rec: EventRecord): void {

@@ -54,20 +54,56 @@ export class CappedText {
       this.parts = [];
       // Copies, so the big joined buffer is not retained by views.
       this.head = Buffer.from(all.subarray(0, Math.ceil(this.cap / 2)));
-      this.pushTail(Buffer.from(all.subarray(this.head.length)));
+      this.pushTail(all.subarray(this.head.length), false);
       return;
     }
-    this.pushTail(Buffer.from(text));
+    this.pushTail(Buffer.from(text), true);
+  }
+
+  /**
+   * Appends ASCII text given as its bytes (a view, copied only in the part
+   * kept): what `append(bytes.toString('latin1'))` does, without making a
+   * string of a long piece of which only the head and tail are kept.
+   */
+  appendAscii(bytes: Buffer): void {
+    if (this.head === undefined && this.bytes + bytes.length <= this.cap) {
+      this.append(bytes.toString('latin1'));
+      return;
+    }
+    this.bytes += bytes.length;
+    if (this.head !== undefined) {
+      this.pushTail(bytes, false);
+      return;
+    }
+    const before = Buffer.from(this.parts.join(''));
+    this.parts = [];
+    const headBytes = Math.ceil(this.cap / 2);
+    if (before.length >= headBytes) {
+      this.head = Buffer.from(before.subarray(0, headBytes));
+      this.pushTail(before.subarray(headBytes), false);
+      this.pushTail(bytes, false);
+      return;
+    }
+    const fromPiece = headBytes - before.length;
+    this.head = Buffer.concat([before, bytes.subarray(0, fromPiece)]);
+    this.pushTail(bytes.subarray(fromPiece), false);
   }
 
   private get tailCap(): number {
     return this.cap - Math.ceil(this.cap / 2);
   }
 
-  private pushTail(buf: Buffer): void {
+  /** Adds to the tail; `owned`: `buf` is this holder's own copy, else what is kept is copied. */
+  private pushTail(buf: Buffer, owned: boolean): void {
     const cap = this.tailCap;
     if (cap === 0 || buf.length === 0) return;
-    this.tail.push(buf);
+    if (buf.length >= cap) {
+      // The piece alone fills the tail: only its end counts.
+      this.tail = [Buffer.from(buf.subarray(buf.length - cap))];
+      this.tailBytes = cap;
+      return;
+    }
+    this.tail.push(owned ? buf : Buffer.from(buf));
     this.tailBytes += buf.length;
     // Trim only past twice the cap: amortised O(1) per byte, whatever the piece sizes.
     if (this.tailBytes > 2 * cap) {
