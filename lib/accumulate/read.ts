@@ -1,58 +1,35 @@
 /**
- * Reading the producer's flat lines without a full JSON parse: whole flat
- * events, and delta lines located from their tail (issue 13). Anything else
- * falls back to the record's full parse, which reports a bad line.
+ * Reading an event's fields for the accumulating tools: from the line's bytes
+ * when it has the producer's compact shape (./wire.ts), else from the parsed
+ * event (which also reports a bad line). Also the decoded end of a long
+ * literal, for a bash output's trailer read without decoding all of it.
  */
-import type { WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
-import { flatStringObject, stringLiteral, stringLiteralEnd, tailStrings } from '../scan.js';
-
-/** A delta line in the producer's shape, located without decoding its text. */
-export interface DeltaLine {
-  /** The members after the delta: thread_id, turn_id, type (and item_id for tool output). */
-  ids: Record<string, string>;
-  source: Buffer;
-  /** The quotes around the delta's string literal. */
-  open: number;
-  close: number;
-}
-
-const DELTA_HEAD = Buffer.from('{"delta":"');
+import { decodeLiteral, ParsedFields, WireFields, type EventFields, type Key } from './wire.js';
 
 /**
- * An agent_message_delta or tool_output_delta line as the producer writes it
- * (`{"delta":"…","item_id":…,"thread_id":…,"turn_id":…,"type":…}`): its ids
- * read from the tail and the delta located, not decoded. Undefined for any
- * other shape (the caller parses the line in full).
+ * Hands out the fields of one record at a time (what it answers holds until
+ * the next call): one per core, so a line is read once by its owner.
  */
-export function deltaLine(rec: EventRecord): DeltaLine | undefined {
-  if (!(rec instanceof LineRecord)) return undefined;
-  const { source, start, end } = rec;
-  if (end - start < 12 || source.compare(DELTA_HEAD, 0, DELTA_HEAD.length, start, start + DELTA_HEAD.length) !== 0) return undefined;
-  const where = { before: -1 };
-  const ids = tailStrings(source, rec.type === 'tool_output_delta' ? 'item_id' : 'thread_id', start, end, where);
-  if (ids === undefined || ids.type !== rec.type) return undefined;
-  const open = start + DELTA_HEAD.length - 1;
-  const close = where.before - 1;
-  if (close <= open || stringLiteralEnd(source, open, end) !== close) return undefined;
-  return { ids, source, open, close };
-}
+export class FieldReader {
+  private readonly wire = new WireFields();
 
-/**
- * The event of a record, read cheaply when the line has the producer's flat
- * shape (every value a string: deltas, tool and command events): then no
- * JSON.parse, see {@link flatStringObject}. Anything else is parsed in full
- * (and a bad line is reported as usual). Meant for records whose core said
- * `needsParse` false for their type, so nothing was parsed before.
- */
-export function eventOf(rec: EventRecord): WuuEvent {
-  if (rec instanceof LineRecord) {
-    const flat = flatStringObject(rec.source, rec.start, rec.end);
-    if (flat !== undefined && typeof flat.type === 'string') return flat as unknown as WuuEvent;
+  /** Every field of the record. */
+  all(rec: EventRecord): EventFields {
+    if (rec instanceof LineRecord && this.wire.read(rec)) return this.wire;
+    return new ParsedFields(rec.event);
   }
-  return rec.event;
-}
 
+  /**
+   * At least `fields`, exactly: read from the line's end when they are plain
+   * strings there (a bash twin's ids, without a look at its output), else
+   * as {@link all}.
+   */
+  some(rec: EventRecord, fields: readonly Key[]): EventFields {
+    if (rec instanceof LineRecord && this.wire.readTail(rec, fields)) return this.wire;
+    return this.all(rec);
+  }
+}
 
 const BACKSLASH = 0x5c;
 
@@ -74,10 +51,10 @@ function opensEscape(source: Buffer, at: number, open: number): boolean {
 export function literalEnd(source: Buffer, open: number, close: number, maxBytes: number): { text: string; partial: boolean } | undefined {
   let from = close - maxBytes;
   if (from <= open + 1) {
-    const text = stringLiteral(source, open, close);
+    const text = decodeLiteral(source, open, close);
     return text === undefined ? undefined : { text, partial: false };
   }
-  while (from < close && (source[from]! & 0xc0) === 0x80) from++; // not inside a UTF-8 character
+  while (from < close && ((source[from] ?? 0) & 0xc0) === 0x80) from++; // not inside a UTF-8 character
   // Not inside an escape: `\x` is 2 bytes, `\uXXXX` 6; one starting up to 5 bytes back may cover `from`.
   for (let at = from - 1; at >= from - 5 && at > open; at--) {
     if (!opensEscape(source, at, open)) continue;

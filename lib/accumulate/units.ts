@@ -1,14 +1,16 @@
 /**
  * Bounded holders used by the accumulator: text kept up to a byte cap (head
- * and tail), and an oldest-first queue of keys for evicting open units.
+ * and tail), an oldest-first queue of keys for evicting open units, and the
+ * key of the turn lines keep naming.
  */
+import { turnKey } from '../threads.js';
 
 /** Length of `buf` without a multi-byte UTF-8 character cut at its end. */
 function utf8HeadEnd(buf: Buffer): number {
   let lead = buf.length - 1;
-  while (lead >= 0 && lead > buf.length - 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
-  if (lead < 0) return buf.length;
-  const byte = buf[lead]!;
+  while (lead >= 0 && lead > buf.length - 4 && ((buf[lead] ?? 0) & 0xc0) === 0x80) lead--;
+  const byte = buf[lead];
+  if (byte === undefined) return buf.length;
   const size = byte < 0x80 ? 1 : byte >> 5 === 0b110 ? 2 : byte >> 4 === 0b1110 ? 3 : byte >> 3 === 0b11110 ? 4 : 1;
   return lead + size > buf.length ? lead : buf.length;
 }
@@ -16,7 +18,7 @@ function utf8HeadEnd(buf: Buffer): number {
 /** Offset of the first whole UTF-8 character in `buf` (skips continuation bytes of a cut one). */
 function utf8TailStart(buf: Buffer): number {
   let at = 0;
-  while (at < buf.length && at < 3 && (buf[at]! & 0xc0) === 0x80) at++;
+  while (at < buf.length && at < 3 && ((buf[at] ?? 0) & 0xc0) === 0x80) at++;
   return at;
 }
 
@@ -52,20 +54,56 @@ export class CappedText {
       this.parts = [];
       // Copies, so the big joined buffer is not retained by views.
       this.head = Buffer.from(all.subarray(0, Math.ceil(this.cap / 2)));
-      this.pushTail(Buffer.from(all.subarray(this.head.length)));
+      this.pushTail(all.subarray(this.head.length), false);
       return;
     }
-    this.pushTail(Buffer.from(text));
+    this.pushTail(Buffer.from(text), true);
+  }
+
+  /**
+   * Appends ASCII text given as its bytes (a view, copied only in the part
+   * kept): what `append(bytes.toString('latin1'))` does, without making a
+   * string of a long piece of which only the head and tail are kept.
+   */
+  appendAscii(bytes: Buffer): void {
+    if (this.head === undefined && this.bytes + bytes.length <= this.cap) {
+      this.append(bytes.toString('latin1'));
+      return;
+    }
+    this.bytes += bytes.length;
+    if (this.head !== undefined) {
+      this.pushTail(bytes, false);
+      return;
+    }
+    const before = Buffer.from(this.parts.join(''));
+    this.parts = [];
+    const headBytes = Math.ceil(this.cap / 2);
+    if (before.length >= headBytes) {
+      this.head = Buffer.from(before.subarray(0, headBytes));
+      this.pushTail(before.subarray(headBytes), false);
+      this.pushTail(bytes, false);
+      return;
+    }
+    const fromPiece = headBytes - before.length;
+    this.head = Buffer.concat([before, bytes.subarray(0, fromPiece)]);
+    this.pushTail(bytes.subarray(fromPiece), false);
   }
 
   private get tailCap(): number {
     return this.cap - Math.ceil(this.cap / 2);
   }
 
-  private pushTail(buf: Buffer): void {
+  /** Adds to the tail; `owned`: `buf` is this holder's own copy, else what is kept is copied. */
+  private pushTail(buf: Buffer, owned: boolean): void {
     const cap = this.tailCap;
     if (cap === 0 || buf.length === 0) return;
-    this.tail.push(buf);
+    if (buf.length >= cap) {
+      // The piece alone fills the tail: only its end counts.
+      this.tail = [Buffer.from(buf.subarray(buf.length - cap))];
+      this.tailBytes = cap;
+      return;
+    }
+    this.tail.push(owned ? buf : Buffer.from(buf));
     this.tailBytes += buf.length;
     // Trim only past twice the cap: amortised O(1) per byte, whatever the piece sizes.
     if (this.tailBytes > 2 * cap) {
@@ -105,14 +143,27 @@ export class OldestFirst {
   /** The oldest key for which `alive` holds, removed from the queue; undefined when none. */
   shift(alive: (key: string) => boolean): string | undefined {
     while (this.head < this.keys.length) {
-      const key = this.keys[this.head++]!;
+      const key = this.keys[this.head++];
       if (this.head > 1024 && this.head * 2 > this.keys.length) {
         this.keys = this.keys.slice(this.head);
         this.head = 0;
       }
-      if (alive(key)) return key;
+      if (key !== undefined && alive(key)) return key;
     }
     return undefined;
+  }
+
+  /**
+   * The one eviction loop: while `over()` holds, hands the oldest key for
+   * which `alive` holds to `evict` (taken off the queue first); stops when
+   * no live key is left.
+   */
+  evictWhile(over: () => boolean, alive: (key: string) => boolean, evict: (key: string) => void): void {
+    while (over()) {
+      const key = this.shift(alive);
+      if (key === undefined) return;
+      evict(key);
+    }
   }
 
   /** Drops every key (the owner was cleared). */
@@ -122,3 +173,23 @@ export class OldestFirst {
   }
 }
 
+
+/**
+ * The turn key of a thread and turn id, one string while they repeat (the
+ * lines of one turn come in runs): a Map lookup then hashes nothing new, as a
+ * string keeps its hash once computed.
+ */
+export class TurnKeys {
+  private threadId = '';
+  private turnId = '';
+  private key = turnKey('', '');
+
+  of(threadId: string, turnId: string): string {
+    if (threadId !== this.threadId || turnId !== this.turnId) {
+      this.threadId = threadId;
+      this.turnId = turnId;
+      this.key = turnKey(threadId, turnId);
+    }
+    return this.key;
+  }
+}

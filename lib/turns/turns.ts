@@ -2,102 +2,37 @@
  * wuu-turns: one record per turn, emitted when the turn ends.
  *
  * The message and tool calls of a turn come from the same accumulator as
- * wuu-accumulate's ({@link createAccumulator}). Events that belong to no turn
- * (session_configured, thread_*, subagent_*, error, result) pass through as
- * their original bytes, so the output stays a valid event stream.
+ * wuu-accumulate's (../accumulate/accumulator.ts). Events that belong to no
+ * turn (session_configured, thread_*, subagent_*, error, result) pass through
+ * as their original bytes, so the output stays a valid event stream.
+ *
+ * A line is read from its bytes where it has the producer's shape: most of a
+ * turn's lines only for their ids, from the line's end (../accumulate/wire.ts).
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
-import { cacheHitRatio, eventFields, FAMILIES, isWireType, promptTokens, tokensOf, TURN_END_TYPES, type WuuEvent } from '../events.js';
+import { FAMILIES, isWireType, TURN_END_TYPES } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
-import { RootThreads, ROOT_THREAD_TYPES, turnKey } from '../threads.js';
-import { builtRecord, createAccumulator, DEFAULT_MAX_OPEN, idOf, ownField, PIECE_TYPES, type AccumulatorOptions, type AgentMessage, type Origin } from '../accumulate/accumulate.js';
-import { deltaLine, eventOf, type DeltaLine } from '../accumulate/read.js';
-import { OldestFirst } from '../accumulate/units.js';
+import { RootThreads, ROOT_THREAD_TYPES } from '../threads.js';
+import { builtRecord } from '../accumulate/accumulate.js';
+import { createAccumulator, DEFAULT_MAX_OPEN, PIECE_TYPES, type Accumulator, type AccumulatorOptions, type AgentMessage, type Origin } from '../accumulate/accumulator.js';
+import { FieldReader } from '../accumulate/read.js';
+import { OldestFirst, TurnKeys } from '../accumulate/units.js';
+import { key, type EventFields } from '../accumulate/wire.js';
+import { countsObject, eventsHeader, splicedRecord, turnEnd, turnHeader, usageOf, type TurnEnd, type TurnRecord, type TurnToolCall, type TurnUsage } from './record.js';
+
+export type { TurnHeader, TurnRecord, TurnStatus, TurnToolCall, TurnUsage } from './record.js';
 
 /** Default cap on the event bytes held per turn with `events`: 16 MiB. */
 export const DEFAULT_MAX_TURN_BYTES = 16 * 1024 * 1024;
 
 /** Event types that never belong to a turn: passed through (or dropped with `onlyTurns`). */
-export const OUTSIDE_TURN_TYPES: ReadonlySet<string> = new Set([
-  ...FAMILIES.session!,
-  ...FAMILIES.subagent!,
-  'error',
-  'result',
-]);
+export const OUTSIDE_TURN_TYPES: ReadonlySet<string> = new Set([...(FAMILIES.session ?? []), ...(FAMILIES.subagent ?? []), 'error', 'result']);
 
-/** How a turn ended. */
-export type TurnStatus = 'completed' | 'failed' | 'interrupted' | 'incomplete';
-
-const END_STATUS: ReadonlyMap<string, TurnStatus> = new Map([
-  ['turn_completed', 'completed'],
-  ['turn_failed', 'failed'],
-  ['turn_interrupted', 'interrupted'],
-]);
-
-/** One tool call in a turn record. */
-export interface TurnToolCall {
-  item_id: string;
-  name: string | null;
-  /** tool_completed's status, `incomplete`, or `removed` (with `keepRemoved`). */
-  status: string;
-  /** bash calls only: the exit code from the output's trailer, or null (see lib/exit-code.ts). */
-  exit_code?: number | null;
-  output_bytes: number;
-}
-
-/**
- * Token usage of a turn in the producer's convention: `input_tokens` EXCLUDES
- * the cached parts, so the prompt the turn sent is
- * `input_tokens + cache_creation_tokens + cache_read_tokens` (`prompt_tokens`),
- * and `cache_hit` = `cache_read_tokens / prompt_tokens` (null for an empty
- * prompt). Taken from the turn's LAST usage_updated (snapshots are cumulative
- * per thread and turn; never summed).
- */
-export interface TurnUsage {
-  input_tokens: number;
-  cache_creation_tokens: number;
-  cache_read_tokens: number;
-  prompt_tokens: number;
-  output_tokens: number;
-  cache_hit: number | null;
-}
-
-/** The fields every turn record has. */
-export interface TurnHeader {
-  type: 'turn';
-  thread_id: string;
-  turn_id: string;
-  status: TurnStatus;
-  /** turn_failed's error, else null. */
-  error: string | null;
-  /** turn_interrupted's reason (`interrupted`, `timeout`), else null. */
-  reason: string | null;
-  /** From turn_completed; null otherwise. */
-  awaiting_auto_continuation: boolean | null;
-  trace_path: string | null;
-  /**
-   * True for a sub-agent's turn: a thread other than the run's root thread
-   * (thread_started/_resumed/_forked or turn_started). Its usage belongs to
-   * that sub-agent, never to the main agent.
-   */
-  subagent: boolean;
-}
-
-/** A summary turn record (the default). */
-export interface TurnRecord extends TurnHeader {
-  message: string | null;
-  message_source: AgentMessage['source'] | null;
-  message_truncated_bytes?: number;
-  tool_calls: TurnToolCall[];
-  files_changed: string[];
-  todo: unknown;
-  /** The last usage_updated snapshot, or null when the turn had none. */
-  usage: TurnUsage | null;
-  /** turn_completed's own input_tokens/output_tokens, or null without one. */
-  completed_tokens: { input_tokens: number | null; output_tokens: number | null } | null;
-  event_counts: Record<string, number>;
+/** Outside-turn types whose content is read: they say which thread is the root. */
+function observesThreads(type: string): boolean {
+  return ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_');
 }
 
 /** Options of {@link createTurns}. */
@@ -116,67 +51,90 @@ export interface TurnsOptions extends Pick<AccumulatorOptions, 'maxMessageBytes'
   warn?: (message: string) => void;
 }
 
-interface OpenTurn {
-  threadId: string;
-  turnId: string;
-  counts: Map<string, number>;
+const F = {
+  thread: key('thread_id', true),
+  turn: key('turn_id', true),
+  agent: key('agent_id'),
+  todo: key('todo'),
+  path: key('path'),
+  movePath: key('move_path'),
+};
+const TURN_IDS = [F.thread, F.turn];
+/** Turn events whose content a summary reads (the rest only count, by their ids). */
+const READ_TYPES: ReadonlySet<string> = new Set(['usage_updated', 'todo_updated', 'file_changed', ...TURN_END_TYPES]);
+
+/** One open turn. */
+class OpenTurn {
+  readonly counts = new Map<string, number>();
   message: AgentMessage | undefined;
-  toolCalls: TurnToolCall[];
-  files: Set<string>;
+  readonly toolCalls: TurnToolCall[] = [];
+  readonly files = new Set<string>();
   todo: unknown;
-  usage: WuuEvent | undefined;
+  usage: TurnUsage | undefined;
   /** With `events`: copies of the event lines, their bytes, and what did not fit. */
-  held: Buffer[];
-  heldBytes: number;
-  dropped: number;
-}
+  readonly held: Buffer[] = [];
+  heldBytes = 0;
+  dropped = 0;
 
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' ? value : null;
-}
+  constructor(
+    readonly threadId: string,
+    readonly turnId: string,
+    readonly key: string,
+  ) {}
 
-/** A usage_updated snapshot in the producer's convention (see {@link TurnUsage}). */
-export function usageOf(event: WuuEvent): TurnUsage {
-  const t = tokensOf(eventFields(event));
-  // Key order is the record's output order.
-  return {
-    input_tokens: t.input_tokens,
-    cache_creation_tokens: t.cache_creation_tokens,
-    cache_read_tokens: t.cache_read_tokens,
-    prompt_tokens: promptTokens(t),
-    output_tokens: t.output_tokens,
-    cache_hit: cacheHitRatio(t),
-  };
-}
+  count(type: string): void {
+    this.counts.set(type, (this.counts.get(type) ?? 0) + 1);
+  }
 
-/**
- * A record whose bytes are spliced from held event lines, so embedded events
- * keep their original bytes; `event` is parsed from them when asked for.
- */
-function splicedRecord(header: Record<string, unknown>, lines: Buffer[], at: Origin): EventRecord {
-  const head = JSON.stringify(header);
-  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"events":[`)];
-  lines.forEach((line, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(line);
-  });
-  parts.push(CLOSE);
-  const raw = Buffer.concat(parts);
-  let parsed: WuuEvent | undefined;
-  return {
-    type: 'turn',
-    raw,
-    file: at?.file ?? '-',
-    line: at?.line ?? 0,
-    get event(): WuuEvent {
-      parsed ??= JSON.parse(raw.toString('utf8')) as WuuEvent;
-      return parsed;
-    },
-  };
-}
+  /** Keeps a copy of the event's line within `maxBytes` (`always` for the turn end); counts what does not fit. */
+  hold(rec: EventRecord, maxBytes: number, always: boolean): void {
+    // Copy: rec.raw may be a view into a shared input chunk.
+    const bytes = rec.raw !== undefined ? Buffer.from(rec.raw) : Buffer.from(JSON.stringify(rec.event));
+    if (!always && this.heldBytes + bytes.length > maxBytes) {
+      this.dropped++;
+      return;
+    }
+    this.held.push(bytes);
+    this.heldBytes += bytes.length;
+  }
 
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']}');
+  /** What a summary takes from a turn event other than a piece. */
+  absorb(type: string, fields: EventFields): void {
+    if (type === 'usage_updated') this.usage = usageOf(fields);
+    else if (type === 'todo_updated') this.todo = fields.value(F.todo);
+    else if (type === 'file_changed') {
+      for (const field of [F.path, F.movePath]) {
+        const path = fields.string(field);
+        if (path !== undefined && path !== '') this.files.add(path);
+      }
+    }
+  }
+
+  summary(end: TurnEnd | undefined, subagent: boolean): TurnRecord {
+    const h = turnHeader(this.threadId, this.turnId, end, subagent);
+    const record: TurnRecord = {
+      type: h.type,
+      thread_id: h.thread_id,
+      turn_id: h.turn_id,
+      status: h.status,
+      error: h.error,
+      reason: h.reason,
+      awaiting_auto_continuation: h.awaiting_auto_continuation,
+      trace_path: h.trace_path,
+      subagent: h.subagent,
+      message: this.message?.message ?? null,
+      message_source: this.message?.source ?? null,
+      tool_calls: this.toolCalls,
+      files_changed: [...this.files],
+      todo: this.todo ?? null,
+      usage: this.usage ?? null,
+      completed_tokens: end?.tokens ?? null,
+      event_counts: countsObject(this.counts),
+    };
+    if (this.message?.message_truncated_bytes !== undefined) record.message_truncated_bytes = this.message.message_truncated_bytes;
+    return record;
+  }
+}
 
 /**
  * The core of wuu-turns. A turn's record is emitted at its turn_completed,
@@ -188,215 +146,167 @@ const CLOSE = Buffer.from(']}');
  * of making a second record. Events with an empty turn_id (exec-side ends
  * before any turn, setup failures) belong to no turn.
  */
-export function createTurns(options: TurnsOptions = {}): Core {
-  const maxTurnBytes = options.maxTurnBytes ?? DEFAULT_MAX_TURN_BYTES;
-  const maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN;
-  const open = new Map<string, OpenTurn>();
-  const openOrder = new OldestFirst();
-  const finished = new Set<string>();
-  const finishedOrder = new OldestFirst();
-  const threads = new RootThreads();
-  let overflowed = false;
+class TurnsCore implements Core {
+  private readonly maxTurnBytes: number;
+  private readonly maxOpen: number;
+  private readonly open = new Map<string, OpenTurn>();
+  private readonly openOrder = new OldestFirst();
+  private readonly finished = new Set<string>();
+  private readonly finishedOrder = new OldestFirst();
+  private readonly threads = new RootThreads();
+  private readonly reader = new FieldReader();
+  private readonly keys = new TurnKeys();
+  /** Summaries only: the turn's message and tool calls. */
+  private readonly acc: Accumulator | undefined;
+  private overflowed = false;
 
-  // Summaries need only byte counts of tool output, never the output itself.
-  // The accumulator holds only units of open turns, so this core's cap bounds it.
-  const acc = createAccumulator(
-    { maxOutputBytes: 0, maxMessageBytes: options.maxMessageBytes, maxOpen: Infinity },
-    {
-      message(message) {
-        const turn = open.get(turnKey(message.thread_id, message.turn_id));
-        if (turn) turn.message = message;
+  // Every line is read from its bytes where it has the producer's shape, or parsed on demand.
+  readonly needsParse = (): boolean => false;
+  readonly passesThrough = true;
+
+  constructor(private readonly options: TurnsOptions) {
+    this.maxTurnBytes = options.maxTurnBytes ?? DEFAULT_MAX_TURN_BYTES;
+    this.maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN;
+    if (!options.events) this.acc = this.accumulator();
+  }
+
+  /**
+   * Summaries need only byte counts of tool output, never the output itself.
+   * The accumulator holds only units of open turns, so this core's cap bounds it.
+   */
+  private accumulator(): Accumulator {
+    const keys = new TurnKeys();
+    const turnOf = (threadId: string, turnId: string) => this.open.get(keys.of(threadId, turnId));
+    return createAccumulator(
+      { maxOutputBytes: 0, maxMessageBytes: this.options.maxMessageBytes, maxOpen: Infinity, outline: true },
+      {
+        message(message) {
+          const turn = turnOf(message.thread_id, message.turn_id);
+          if (turn) turn.message = message;
+        },
+        tool(call) {
+          const { item_id, name, status, exit_code, output_bytes } = call;
+          const entry: TurnToolCall = exit_code === undefined ? { item_id, name, status, output_bytes } : { item_id, name, status, exit_code, output_bytes };
+          turnOf(call.thread_id, call.turn_id)?.toolCalls.push(entry);
+        },
+        removed: (item) => {
+          if (!this.options.keepRemoved) return;
+          turnOf(item.thread_id, item.turn_id)?.toolCalls.push({ item_id: item.item_id, name: item.name, status: 'removed', output_bytes: 0 });
+        },
       },
-      tool(call) {
-        const turn = open.get(turnKey(call.thread_id, call.turn_id));
-        turn?.toolCalls.push({
-          item_id: call.item_id,
-          name: call.name,
-          status: call.status,
-          ...(call.exit_code !== undefined && { exit_code: call.exit_code }),
-          output_bytes: call.output_bytes,
-        });
-      },
-      removed(item) {
-        if (!options.keepRemoved) return;
-        const turn = open.get(turnKey(item.thread_id, item.turn_id));
-        turn?.toolCalls.push({ item_id: item.item_id, name: item.name, status: 'removed', output_bytes: 0 });
-      },
-    },
-  );
+    );
+  }
 
-  const header = (turn: OpenTurn, end: WuuEvent | undefined): TurnHeader => {
-    const awaiting = end && ownField(end, 'awaiting_auto_continuation');
-    const trace = end && ownField(end, 'trace_path');
-    const error = end?.type === 'turn_failed' ? ownField(end, 'error') : undefined;
-    const reason = end?.type === 'turn_interrupted' ? ownField(end, 'reason') : undefined;
-    return {
-      type: 'turn',
-      thread_id: turn.threadId,
-      turn_id: turn.turnId,
-      status: (end && END_STATUS.get(end.type)) ?? 'incomplete',
-      error: typeof error === 'string' ? error : null,
-      reason: typeof reason === 'string' ? reason : null,
-      awaiting_auto_continuation: typeof awaiting === 'boolean' ? awaiting : null,
-      trace_path: typeof trace === 'string' ? trace : null,
-      subagent: !threads.isRoot(turn.threadId),
-    };
-  };
+  push(rec: EventRecord, emit: Emit): void {
+    const type = rec.type;
+    if (OUTSIDE_TURN_TYPES.has(type)) return this.outside(rec, emit);
+    const fields = READ_TYPES.has(type) ? this.reader.all(rec) : this.reader.some(rec, TURN_IDS);
+    const threadId = fields.string(F.thread) ?? '';
+    const turnId = fields.string(F.turn) ?? '';
+    if (type === 'turn_started') this.threads.observe(type, threadId);
+    const key = this.keys.of(threadId, turnId);
+    let turn = this.open.get(key);
+    // An unknown type belongs to a turn only when it names one (turn_id) that is open.
+    if (!isWireType(type) && (turn === undefined || fields.string(F.turn) === undefined)) return this.pass(rec, emit);
+    // No turn id (exec-side ends before any turn), or a turn already written: not a turn's event.
+    if (turn === undefined && (turnId === '' || this.finished.has(key))) return this.pass(rec, emit);
+    turn ??= this.start(threadId, turnId, key, rec, emit);
+    turn.count(type);
+    const end = TURN_END_TYPES.has(type);
+    if (this.acc === undefined) turn.hold(rec, this.maxTurnBytes, end);
+    else if (PIECE_TYPES.has(type)) this.acc.piece(rec);
+    else turn.absorb(type, fields);
+    if (!end) return;
+    this.acc?.endTurn(rec);
+    this.finish(turn, turnEnd(type, fields), originOf(rec), emit);
+  }
 
-  const summary = (turn: OpenTurn, end: WuuEvent | undefined): TurnRecord => {
-    const completed = end?.type === 'turn_completed' ? end : undefined;
-    const record: TurnRecord = {
-      ...header(turn, end),
-      message: turn.message?.message ?? null,
-      message_source: turn.message?.source ?? null,
-      tool_calls: turn.toolCalls,
-      files_changed: [...turn.files],
-      todo: turn.todo ?? null,
-      usage: turn.usage ? usageOf(turn.usage) : null,
-      completed_tokens: completed
-        ? { input_tokens: numberOrNull(ownField(completed, 'input_tokens')), output_tokens: numberOrNull(ownField(completed, 'output_tokens')) }
-        : null,
-      // fromEntries defines own properties, so a type named __proto__ is just a key.
-      event_counts: Object.fromEntries(turn.counts),
-    };
-    if (turn.message?.message_truncated_bytes !== undefined) record.message_truncated_bytes = turn.message.message_truncated_bytes;
-    return record;
-  };
+  endFile(_file: string, emit: Emit): void {
+    this.flushAll(undefined, emit);
+    // A new input file is a new run.
+    this.finished.clear();
+    this.finishedOrder.clear();
+    this.openOrder.clear();
+    this.threads.reset();
+  }
 
-  const finish = (turn: OpenTurn, end: WuuEvent | undefined, at: Origin, emit: Emit) => {
-    const key = turnKey(turn.threadId, turn.turnId);
-    open.delete(key);
-    if (!finished.has(key)) {
-      finished.add(key);
-      finishedOrder.push(key);
+  /** An event that belongs to no turn. */
+  private outside(rec: EventRecord, emit: Emit): void {
+    const type = rec.type;
+    if (observesThreads(type)) {
+      const fields = this.reader.all(rec);
+      this.threads.observe(type, fields.value(F.thread), fields.value(F.agent));
     }
-    // Remember recent ends only: the oldest keys go first.
-    while (finished.size > maxOpen) {
-      const old = finishedOrder.shift((k) => finished.has(k));
-      if (old === undefined) break;
-      finished.delete(old);
-    }
-    if (options.events) {
-      emit(splicedRecord({ ...header(turn, end), events_dropped: turn.dropped }, turn.held, at));
-    } else {
-      emit(builtRecord(summary(turn, end), 'todo', at));
-    }
-  };
+    // Turns still open when the run ends are over: their records go before `result`.
+    if (type === 'result') this.flushAll(originOf(rec), emit);
+    this.pass(rec, emit);
+  }
 
-  const flushAll = (at: Origin, emit: Emit) => {
-    if (!options.events) acc.flushAll(at);
-    for (const turn of [...open.values()]) finish(turn, undefined, at, emit);
-  };
+  private pass(rec: EventRecord, emit: Emit): void {
+    if (!this.options.onlyTurns) emit(rec);
+  }
+
+  private start(threadId: string, turnId: string, key: string, rec: EventRecord, emit: Emit): OpenTurn {
+    const turn = new OpenTurn(threadId, turnId, key);
+    this.open.set(key, turn);
+    this.openOrder.push(key);
+    this.bound(originOf(rec), emit);
+    return turn;
+  }
 
   /** Keeps at most maxOpen turns: the oldest are written as incomplete, with one warning. */
-  const bound = (at: Origin, emit: Emit) => {
-    if (open.size <= maxOpen) return;
-    if (!overflowed) {
-      overflowed = true;
-      options.warn?.(
-        `${at ? `${escapeControls(at.file)}:${at.line}: ` : ''}more than ${maxOpen} turns open at once (--max-open): the oldest are written as incomplete`,
-      );
+  private bound(at: Origin, emit: Emit): void {
+    if (this.open.size <= this.maxOpen) return;
+    if (!this.overflowed) {
+      this.overflowed = true;
+      const where = at ? `${escapeControls(at.file)}:${at.line}: ` : '';
+      this.options.warn?.(`${where}more than ${this.maxOpen} turns open at once (--max-open): the oldest are written as incomplete`);
     }
-    while (open.size > maxOpen) {
-      const key = openOrder.shift((k) => open.has(k));
-      if (key === undefined) break;
-      const turn = open.get(key)!;
-      if (!options.events) acc.flushTurn(turn.threadId, turn.turnId, at);
-      finish(turn, undefined, at, emit);
-    }
-  };
+    this.openOrder.evictWhile(
+      () => this.open.size > this.maxOpen,
+      (k) => this.open.has(k),
+      (k) => {
+        const turn = this.open.get(k);
+        if (turn === undefined) return;
+        this.acc?.flushTurn(turn.threadId, turn.turnId, at);
+        this.finish(turn, undefined, at, emit);
+      },
+    );
+  }
 
-  const hold = (turn: OpenTurn, rec: EventRecord, always: boolean) => {
-    // Copy: rec.raw may be a view into a shared input chunk.
-    const bytes = rec.raw !== undefined ? Buffer.from(rec.raw) : Buffer.from(JSON.stringify(rec.event));
-    if (!always && turn.heldBytes + bytes.length > maxTurnBytes) {
-      turn.dropped++;
-      return;
+  private finish(turn: OpenTurn, end: TurnEnd | undefined, at: Origin, emit: Emit): void {
+    this.open.delete(turn.key);
+    if (!this.finished.has(turn.key)) {
+      this.finished.add(turn.key);
+      this.finishedOrder.push(turn.key);
     }
-    turn.held.push(bytes);
-    turn.heldBytes += bytes.length;
-  };
+    // Remember recent ends only: the oldest keys go first.
+    this.finishedOrder.evictWhile(
+      () => this.finished.size > this.maxOpen,
+      (k) => this.finished.has(k),
+      (k) => this.finished.delete(k),
+    );
+    const subagent = !this.threads.isRoot(turn.threadId);
+    if (this.options.events) {
+      emit(splicedRecord(eventsHeader(turnHeader(turn.threadId, turn.turnId, end, subagent), turn.dropped), turn.held, at));
+    } else {
+      emit(builtRecord(turn.summary(end, subagent), 'todo', at));
+    }
+  }
 
-  const absorb = (turn: OpenTurn, rec: EventRecord, event: WuuEvent | undefined, located?: DeltaLine) => {
-    const type = rec.type;
-    turn.counts.set(type, (turn.counts.get(type) ?? 0) + 1);
-    if (options.events) {
-      hold(turn, rec, TURN_END_TYPES.has(type));
-      return;
-    }
-    if (PIECE_TYPES.has(type)) acc.piece(rec, event, located);
-    else if (event === undefined) return;
-    else if (type === 'usage_updated') turn.usage = event;
-    else if (type === 'todo_updated') turn.todo = ownField(event, 'todo');
-    else if (type === 'file_changed') {
-      for (const field of ['path', 'move_path']) {
-        const path = ownField(event, field);
-        if (typeof path === 'string' && path !== '') turn.files.add(path);
-      }
-    }
-  };
+  private flushAll(at: Origin, emit: Emit): void {
+    this.acc?.flushAll(at);
+    for (const turn of [...this.open.values()]) this.finish(turn, undefined, at, emit);
+  }
+}
 
-  return {
-    // Turn events are read by eventOf: the producer's flat lines without a parse, others in full.
-    needsParse: (type) => OUTSIDE_TURN_TYPES.has(type) && (ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_')),
-    passesThrough: true,
-    push(rec, emit) {
-      const type = rec.type;
-      const pass = () => {
-        if (!options.onlyTurns) emit(rec);
-      };
-      if (OUTSIDE_TURN_TYPES.has(type)) {
-        if (ROOT_THREAD_TYPES.has(type) || type.startsWith('subagent_')) threads.observe(type, ownField(rec.event, 'thread_id'), ownField(rec.event, 'agent_id'));
-        // Turns still open when the run ends are over: their records go before `result`.
-        if (type === 'result') flushAll({ file: rec.file, line: rec.line }, emit);
-        pass();
-        return;
-      }
-      // Deltas in the producer's shape: ids from the line's tail, the text left for the accumulator.
-      const located = !options.events && (type === 'agent_message_delta' || type === 'tool_output_delta') ? deltaLine(rec) : undefined;
-      const event = located ? (located.ids as unknown as WuuEvent) : eventOf(rec);
-      const threadId = idOf(event, 'thread_id');
-      const turnId = idOf(event, 'turn_id');
-      if (type === 'turn_started') threads.observe(type, threadId);
-      const key = turnKey(threadId, turnId);
-      let turn = open.get(key);
-      // An unknown type belongs to a turn only when it names one (turn_id) that is open.
-      if (!isWireType(type) && (turn === undefined || typeof ownField(event, 'turn_id') !== 'string')) return pass();
-      // No turn id (exec-side ends before any turn), or a turn already written: not a turn's event.
-      if (turn === undefined && (turnId === '' || finished.has(key))) return pass();
-      if (turn === undefined) {
-        turn = {
-          threadId,
-          turnId,
-          counts: new Map(),
-          message: undefined,
-          toolCalls: [],
-          files: new Set(),
-          todo: undefined,
-          usage: undefined,
-          held: [],
-          heldBytes: 0,
-          dropped: 0,
-        };
-        open.set(key, turn);
-        openOrder.push(key);
-        bound({ file: rec.file, line: rec.line }, emit);
-      }
-      absorb(turn, rec, located ? undefined : event, located);
-      if (TURN_END_TYPES.has(type)) {
-        if (!options.events) acc.endTurn(rec);
-        finish(turn, event, { file: rec.file, line: rec.line }, emit);
-      }
-    },
-    endFile(_file, emit) {
-      flushAll(undefined, emit);
-      // A new input file is a new run.
-      finished.clear();
-      finishedOrder.clear();
-      openOrder.clear();
-      threads.reset();
-    },
-  };
+function originOf(rec: EventRecord): Origin {
+  return { file: rec.file, line: rec.line };
+}
+
+/** The core of wuu-turns (see {@link TurnsCore}). */
+export function createTurns(options: TurnsOptions = {}): Core {
+  return new TurnsCore(options);
 }
 
 /** Object-mode stream version of {@link createTurns}. */

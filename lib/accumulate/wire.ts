@@ -1,0 +1,449 @@
+/**
+ * The fields of an event read straight from its line's bytes (issue 20): no
+ * JSON.parse of the line, no object, and a value decoded only when asked for.
+ *
+ * `wuu exec --json` writes each event compact, with Go's escapes, keys sorted
+ * (so a line's ids sit at its end, just before `type`). {@link WireFields}
+ * walks a compact line member by member and keeps where each value lies, or
+ * reads only the plain string members at its end ({@link WireFields.readTail}):
+ * a tool output's ids without a look at the output. A value is then decoded as
+ * JSON.parse would decode it: a string literal through scan.ts (JSON.parse of
+ * the literal alone when it holds an escape), a number with Number() after a
+ * grammar check, a nested value with JSON.parse of its bytes. A key that
+ * occurs twice answers with its LAST value, as JSON.parse does; any key order
+ * is read the same.
+ *
+ * It refuses what it cannot read exactly (whitespace, an escaped key, a cut or
+ * not-object line, a line of more than {@link MAX_MEMBERS} members): the
+ * caller then reads the parsed event, which also reports a bad line. Values it
+ * does not read are located, not checked: every line reaches a core proven
+ * valid by the runner (Core.passesThrough, or a parse). A value that turns out
+ * not to be valid JSON text when read is taken from the parsed event instead
+ * (which throws the line's InvalidLineError when the line is bad).
+ */
+import { isAscii } from 'node:buffer';
+import type { WuuEvent } from '../events.js';
+import type { LineRecord } from '../jsonl.js';
+
+const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET, RBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b, 0x5d] as const;
+
+/** Members kept per line; a line with more is read from its parsed event. */
+export const MAX_MEMBERS = 64;
+
+/**
+ * A field name, with its bytes for comparing keys in place, and the last
+ * value read for it: the same thread, turn and item ids come back line after
+ * line, and one string each keeps map keys cheap (a string's hash is kept).
+ */
+export class Key {
+  readonly bytes: Buffer;
+  private lastBytes: Buffer | undefined;
+  private lastText = '';
+
+  /** @param repeats the values come back line after line (ids): worth remembering */
+  constructor(
+    readonly name: string,
+    readonly repeats = false,
+  ) {
+    this.bytes = Buffer.from(name);
+  }
+
+  /** The text of the short literal between the quotes at `open` and `close`, as last time when its bytes are the same. */
+  recall(source: Buffer, open: number, close: number): string | undefined {
+    const last = this.lastBytes;
+    const length = close - open - 1;
+    if (last !== undefined && last.length === length) {
+      // Ids of one run share their start (`<thread>-turn-0001-item-2`): compare from the end.
+      let k = length - 1;
+      while (k >= 0 && last[k] === source[open + 1 + k]) k--;
+      if (k < 0) return this.lastText;
+    }
+    const text = decodeLiteral(source, open, close);
+    if (text !== undefined) {
+      this.lastBytes = Buffer.from(source.subarray(open + 1, close));
+      this.lastText = text;
+    }
+    return text;
+  }
+}
+
+/**
+ * The text of the string literal between the quotes at `open` and `close`;
+ * undefined when it is not valid JSON text. Only the literal is looked at
+ * (never the rest of the buffer, which may be a whole input chunk): plain
+ * text is sliced, one with an escape goes to JSON.parse alone.
+ */
+export function decodeLiteral(source: Buffer, open: number, close: number): string | undefined {
+  const body = source.subarray(open + 1, close);
+  if (body.indexOf(BACKSLASH) >= 0) {
+    try {
+      const value: unknown = JSON.parse(source.toString('utf8', open, close + 1));
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const text = body.toString('utf8');
+  return CONTROL.test(text) ? undefined : text;
+}
+
+const CONTROL = /[\u0000-\u001f]/;
+
+/** The value of the four hex digits at `at`, or -1. */
+function hex4(body: Buffer, at: number): number {
+  let value = 0;
+  for (let k = at; k < at + 4; k++) {
+    const byte = body[k] ?? 0;
+    const digit = byte >= 0x30 && byte <= 0x39 ? byte - 0x30 : byte >= 0x61 && byte <= 0x66 ? byte - 0x57 : byte >= 0x41 && byte <= 0x46 ? byte - 0x37 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/** Bytes an escape at `at` of `body` saves against its decoded UTF-8, and its length; undefined when it is not a JSON escape. */
+function escapeSaving(body: Buffer, at: number): { saves: number; length: number } | undefined {
+  const letter = body[at + 1];
+  if (letter !== 0x75) return letter !== undefined && SHORT_ESCAPES.includes(letter) ? SHORT : undefined;
+  const code = hex4(body, at + 2);
+  if (code < 0) return undefined;
+  if (code < 0x80) return U1;
+  if (code < 0x800) return U2;
+  // A surrogate pair is one 4-byte character; a lone surrogate encodes as U+FFFD (3 bytes), as Buffer.byteLength counts it.
+  if (code >= 0xd800 && code <= 0xdbff && body[at + 6] === BACKSLASH && body[at + 7] === 0x75) {
+    const low = hex4(body, at + 8);
+    if (low >= 0xdc00 && low <= 0xdfff) return PAIR;
+  }
+  return U3;
+}
+
+const SHORT_ESCAPES = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
+const SHORT = { saves: 1, length: 2 };
+const U1 = { saves: 5, length: 6 };
+const U2 = { saves: 4, length: 6 };
+const U3 = { saves: 3, length: 6 };
+const PAIR = { saves: 8, length: 12 };
+
+/**
+ * The UTF-8 byte length of the text of the literal between `open` and
+ * `close`, without building the text (wuu-turns counts tool output, never
+ * keeps it): for ASCII bytes, the literal's length less what each escape
+ * saves; other text is decoded and measured. Undefined for a bad escape.
+ */
+export function literalBytes(source: Buffer, open: number, close: number): number | undefined {
+  const body = source.subarray(open + 1, close);
+  if (!isAscii(body)) {
+    const text = decodeLiteral(source, open, close);
+    return text === undefined ? undefined : Buffer.byteLength(text);
+  }
+  let bytes = body.length;
+  let at = body.indexOf(BACKSLASH);
+  while (at >= 0) {
+    const escape = escapeSaving(body, at);
+    if (escape === undefined) return undefined;
+    bytes -= escape.saves;
+    at = body.indexOf(BACKSLASH, at + escape.length);
+  }
+  // Raw control bytes are not looked for: the line was proven valid (see the module comment).
+  return bytes;
+}
+
+/** A field key (make it once, at module level: it remembers its last value). */
+export function key(name: string, repeats = false): Key {
+  return new Key(name, repeats);
+}
+
+/** The fields of one event, however they were read. */
+export interface EventFields {
+  /** The field's value as JSON.parse gives it (own fields only); undefined when absent. */
+  value(field: Key): unknown;
+  /** The field's value when it is a string, else undefined. */
+  string(field: Key): string | undefined;
+}
+
+/** The fields of a parsed event. */
+export class ParsedFields implements EventFields {
+  constructor(readonly event: WuuEvent) {}
+
+  value(field: Key): unknown {
+    return Object.hasOwn(this.event, field.name) ? (this.event as Record<string, unknown>)[field.name] : undefined;
+  }
+
+  string(field: Key): string | undefined {
+    const value = this.value(field);
+    return typeof value === 'string' ? value : undefined;
+  }
+}
+
+/** Index just past the JSON number starting at `at` (strict grammar), or -1. */
+function numberEnd(source: Buffer, at: number, limit: number): number {
+  let k = at;
+  if (source[k] === 0x2d) k++;
+  const first = source[k];
+  if (first === 0x30) k++;
+  else if (first !== undefined && first >= 0x31 && first <= 0x39) while (k < limit && isDigit(source[k])) k++;
+  else return -1;
+  if (source[k] === 0x2e) {
+    k++;
+    if (!isDigit(source[k])) return -1;
+    while (k < limit && isDigit(source[k])) k++;
+  }
+  if (source[k] === 0x65 || source[k] === 0x45) {
+    k++;
+    if (source[k] === 0x2b || source[k] === 0x2d) k++;
+    if (!isDigit(source[k])) return -1;
+    while (k < limit && isDigit(source[k])) k++;
+  }
+  return k <= limit ? k : -1;
+}
+
+function isDigit(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= 0x30 && byte <= 0x39;
+}
+
+/** The JSON number (grammar already checked) in source[open, close): small integers summed digit by digit, others by Number. */
+function numberValue(source: Buffer, open: number, close: number): number {
+  const negative = source[open] === 0x2d;
+  const from = negative ? open + 1 : open;
+  if (close - from > 15) return Number(source.toString('latin1', open, close));
+  let value = 0;
+  for (let k = from; k < close; k++) {
+    const digit = (source[k] ?? 0) - 0x30;
+    if (digit < 0 || digit > 9) return Number(source.toString('latin1', open, close));
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+
+/** Index of the quote closing the string literal opened at `open`, or -1 when cut off before `limit`. */
+function literalClose(source: Buffer, open: number, limit: number): number {
+  let at = open + 1;
+  for (;;) {
+    const quote = source.indexOf(QUOTE, at);
+    if (quote < 0 || quote >= limit) return -1;
+    let slashes = 0;
+    for (let k = quote - 1; k > open && source[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+/** Index just past the object or array opened at `at` (strings skipped whole), or -1. Not a validation. */
+function nestedEnd(source: Buffer, at: number, limit: number): number {
+  let depth = 0;
+  for (let k = at; k < limit; k++) {
+    const byte = source[k];
+    if (byte === QUOTE) {
+      k = literalClose(source, k, limit);
+      if (k < 0) return -1;
+    } else if (byte === LBRACE || byte === LBRACKET) depth++;
+    else if (byte === RBRACE || byte === RBRACKET) {
+      depth--;
+      if (depth === 0) return k + 1;
+    }
+  }
+  return -1;
+}
+
+const LITERALS: ReadonlyArray<[number, Buffer, unknown]> = [
+  [0x74, Buffer.from('true'), true],
+  [0x66, Buffer.from('false'), false],
+  [0x6e, Buffer.from('null'), null],
+];
+
+/** Index just past the value starting at `at`, or -1 when it is not one the reader knows. */
+function valueEnd(source: Buffer, at: number, limit: number): number {
+  const byte = source[at];
+  if (byte === QUOTE) {
+    const close = literalClose(source, at, limit);
+    return close < 0 ? -1 : close + 1;
+  }
+  if (byte === LBRACE || byte === LBRACKET) return nestedEnd(source, at, limit);
+  for (const [first, word] of LITERALS) {
+    if (byte !== first) continue;
+    return at + word.length <= limit && source.compare(word, 0, word.length, at, at + word.length) === 0 ? at + word.length : -1;
+  }
+  return numberEnd(source, at, limit);
+}
+
+/**
+ * The quote opening the plain string (no escape) that the quote at `close`
+ * ends, searched back to `start`; -1 at a backslash or none. A loop, not
+ * lastIndexOf: ids are short, and a call into the runtime costs more.
+ */
+function plainOpen(source: Buffer, close: number, start: number): number {
+  for (let k = close - 1; k >= start; k--) {
+    const byte = source[k];
+    if (byte === QUOTE) return k;
+    if (byte === BACKSLASH) return -1;
+  }
+  return -1;
+}
+
+/** Whether the key between the quotes at `open` and `close` can be compared byte for byte (no escape, no control byte). */
+function plainKey(source: Buffer, open: number, close: number): boolean {
+  for (let k = open + 1; k < close; k++) {
+    const byte = source[k];
+    if (byte === undefined || byte === BACKSLASH || byte < 0x20) return false;
+  }
+  return true;
+}
+
+/**
+ * One line's members, read from its bytes. Reused line after line: what it
+ * answers holds until the next read.
+ */
+export class WireFields implements EventFields {
+  private rec: LineRecord | undefined;
+  private source: Buffer = Buffer.alloc(0);
+  private count = 0;
+  /** Members were kept from the line's end (a tail read). */
+  private fromEnd = false;
+  private readonly keyOpen = new Int32Array(MAX_MEMBERS);
+  private readonly keyClose = new Int32Array(MAX_MEMBERS);
+  private readonly valueOpen = new Int32Array(MAX_MEMBERS);
+  private readonly valueClose = new Int32Array(MAX_MEMBERS);
+
+  /** Reads every member of the line; false when it is not a compact object the reader knows. */
+  read(rec: LineRecord): boolean {
+    const { source, start, end } = rec;
+    this.rec = rec;
+    this.source = source;
+    this.count = 0;
+    this.fromEnd = false;
+    if (end - start < 2 || source[start] !== LBRACE || source[end - 1] !== RBRACE) return false;
+    const limit = end - 1;
+    let at = start + 1;
+    if (at === limit) return true;
+    for (;;) {
+      if (this.count === MAX_MEMBERS || source[at] !== QUOTE) return false;
+      const keyClose = source.indexOf(QUOTE, at + 1);
+      if (keyClose < 0 || keyClose >= limit || !plainKey(source, at, keyClose) || source[keyClose + 1] !== COLON) return false;
+      const after = valueEnd(source, keyClose + 2, limit);
+      if (after < 0) return false;
+      this.keep(at, keyClose, keyClose + 2, after);
+      if (after === limit) return true;
+      if (source[after] !== COMMA) return false;
+      at = after + 1;
+    }
+  }
+
+  /**
+   * Reads only the members at the END of the line, back to the first of
+   * `fields` (at most 31; all must be seen, or the line's start reached): every
+   * one a plain string (no escape), so their values are found from the end
+   * without looking at what comes before. False otherwise; then {@link read}.
+   */
+  readTail(rec: LineRecord, fields: readonly Key[]): boolean {
+    const { source, start, end } = rec;
+    this.rec = rec;
+    this.source = source;
+    this.count = 0;
+    if (end - start < 2 || source[end - 1] !== RBRACE) return false;
+    this.fromEnd = true;
+    let missing = fields.length;
+    let seen = 0;
+    let at = end - 1;
+    for (;;) {
+      // at: the `}` or `,` after a value, which is `"..."` just before it.
+      const valueClose = at - 1;
+      if (this.count === MAX_MEMBERS || source[valueClose] !== QUOTE) return false;
+      const valueOpen = plainOpen(source, valueClose, start);
+      if (valueOpen <= start || source[valueOpen - 1] !== COLON) return false;
+      const keyClose = valueOpen - 2;
+      if (source[keyClose] !== QUOTE) return false;
+      const keyOpen = plainOpen(source, keyClose, start);
+      if (keyOpen < start + 1) return false;
+      const before = source[keyOpen - 1];
+      if (before !== COMMA && before !== LBRACE) return false;
+      this.keep(keyOpen, keyClose, valueOpen, valueClose + 1);
+      for (let j = 0; j < fields.length; j++) {
+        const field = fields[j];
+        if (field !== undefined && (seen & (1 << j)) === 0 && this.keyIs(this.count - 1, field)) {
+          seen |= 1 << j;
+          missing--;
+        }
+      }
+      if (missing === 0) return true;
+      if (before === LBRACE) return keyOpen - 1 === start;
+      at = keyOpen - 1;
+    }
+  }
+
+  private keep(keyOpen: number, keyClose: number, valueOpen: number, valueEnd: number): void {
+    const i = this.count++;
+    this.keyOpen[i] = keyOpen;
+    this.keyClose[i] = keyClose;
+    this.valueOpen[i] = valueOpen;
+    this.valueClose[i] = valueEnd;
+  }
+
+  private keyIs(i: number, field: Key): boolean {
+    const open = this.keyOpen[i] ?? 0;
+    const bytes = field.bytes;
+    if ((this.keyClose[i] ?? 0) - open - 1 !== bytes.length) return false;
+    for (let k = 0; k < bytes.length; k++) if (this.source[open + 1 + k] !== bytes[k]) return false;
+    return true;
+  }
+
+  /**
+   * The member holding the field's value: the LAST one with that key in the
+   * line, as JSON.parse keeps (a tail read keeps members from the end, so
+   * there it is the first kept); -1 when absent.
+   */
+  private find(field: Key): number {
+    if (this.fromEnd) {
+      for (let i = 0; i < this.count; i++) if (this.keyIs(i, field)) return i;
+    } else {
+      for (let i = this.count - 1; i >= 0; i--) if (this.keyIs(i, field)) return i;
+    }
+    return -1;
+  }
+
+  /** Where the field's string literal lies (its quotes), or undefined when absent or not a string. */
+  literal(field: Key): { open: number; close: number; source: Buffer } | undefined {
+    const i = this.find(field);
+    if (i < 0) return undefined;
+    const open = this.valueOpen[i] ?? 0;
+    return this.source[open] === QUOTE ? { open, close: (this.valueClose[i] ?? 0) - 1, source: this.source } : undefined;
+  }
+
+  string(field: Key): string | undefined {
+    const i = this.find(field);
+    if (i < 0) return undefined;
+    const open = this.valueOpen[i] ?? 0;
+    if (this.source[open] !== QUOTE) return undefined;
+    const close = (this.valueClose[i] ?? 0) - 1;
+    const text = field.repeats && close - open <= 65 ? field.recall(this.source, open, close) : decodeLiteral(this.source, open, close);
+    return text ?? this.parsed(field, 'string');
+  }
+
+  value(field: Key): unknown {
+    const i = this.find(field);
+    if (i < 0) return undefined;
+    const open = this.valueOpen[i] ?? 0;
+    const close = this.valueClose[i] ?? 0;
+    const first = this.source[open];
+    if (first === QUOTE) return this.string(field);
+    if (first === 0x74) return true;
+    if (first === 0x66) return false;
+    if (first === 0x6e) return null;
+    if (first === LBRACE || first === LBRACKET) {
+      try {
+        return JSON.parse(this.source.toString('utf8', open, close)) as unknown;
+      } catch {
+        return this.parsed(field);
+      }
+    }
+    return numberValue(this.source, open, close);
+  }
+
+  /** The field from the parsed event, when the bytes did not decode (the parse reports a bad line). */
+  private parsed(field: Key, want?: 'string'): string | undefined;
+  private parsed(field: Key): unknown;
+  private parsed(field: Key, want?: 'string'): unknown {
+    const event = this.rec?.event;
+    const value = event !== undefined && Object.hasOwn(event, field.name) ? (event as Record<string, unknown>)[field.name] : undefined;
+    return want === 'string' && typeof value !== 'string' ? undefined : value;
+  }
+}
