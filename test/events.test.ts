@@ -6,7 +6,8 @@
  */
 import t from 'tap';
 import { cacheHitRatio, eventFields, exactCacheHitRatio, field, isEvent, isObject, promptTokens, tokensOf, TOKEN_FIELDS, WIRE_TOKEN_FIELDS, type Tokens, type WuuEvent } from '../lib/events.js';
-import { usageOf as turnUsageOf } from '../lib/turns/turns.js';
+import { usageOf as turnUsageOf } from '../lib/turns/record.js';
+import { ParsedFields } from '../lib/accumulate/wire.js';
 import { describeUsage } from '../lib/pretty/token-usage.js';
 
 const n = (input: number, write: number, read: number, output: number): Tokens => ({
@@ -57,7 +58,7 @@ t.test('exactCacheHitRatio: truncated to 1e-9 at every magnitude', async (t) => 
 
 t.test('the tools read one event the same way', async (t) => {
   const event = { type: 'usage_updated', thread_id: 'th', turn_id: 'tu', input_tokens: 9800, cache_creation_tokens: 4096, cache_read_tokens: 4096, output_tokens: 420 };
-  const turn = turnUsageOf(event);
+  const turn = turnUsageOf(new ParsedFields(event));
   t.same(turn, { input_tokens: 9800, cache_creation_tokens: 4096, cache_read_tokens: 4096, prompt_tokens: 17992, output_tokens: 420, cache_hit: 4096 / 17992 });
   t.same(Object.keys(turn), ['input_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'prompt_tokens', 'output_tokens', 'cache_hit'], 'wuu-turns key order');
   const tokens = tokensOf(event);
