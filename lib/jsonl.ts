@@ -358,18 +358,25 @@ export class OutputBatch {
     if (bytes.length > 0) this.parts.push(bytes);
   }
 
+  /**
+   * Adds an input line as it came: `source[start..end)`, newline excluded.
+   * Lines next to each other in one chunk join into one span of it.
+   */
+  addLine(source: Buffer, start: number, end: number): void {
+    if (source === this.spanSource && start === this.spanEnd + 1 && source[this.spanEnd] === NEWLINE) {
+      this.spanEnd = end;
+      return;
+    }
+    this.closeSpan();
+    this.spanSource = source;
+    this.spanStart = start;
+    this.spanEnd = end;
+  }
+
   /** Adds one output item. */
   add(out: Output): void {
     if (out instanceof LineRecord) {
-      const { source, start, end } = out;
-      if (source === this.spanSource && start === this.spanEnd + 1 && source[this.spanEnd] === NEWLINE) {
-        this.spanEnd = end;
-        return;
-      }
-      this.closeSpan();
-      this.spanSource = source;
-      this.spanStart = start;
-      this.spanEnd = end;
+      this.addLine(out.source, out.start, out.end);
       return;
     }
     this.closeSpan();
