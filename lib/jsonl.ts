@@ -396,13 +396,12 @@ export class OutputBatch {
     if (newline) this.parts.push(NEWLINE_BUFFER);
   }
 
-  /** Everything added since the last call, as one buffer; undefined when nothing. */
-  take(): Buffer | undefined {
+  /** Everything added since the last call, as the pieces it is made of (views, not copies). */
+  takeParts(): Buffer[] {
     this.closeSpan();
-    if (this.parts.length === 0) return undefined;
     const parts = this.parts;
-    this.parts = [];
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    if (parts.length > 0) this.parts = [];
+    return parts;
   }
 
   private closeSpan(): void {

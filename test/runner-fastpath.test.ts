@@ -7,8 +7,9 @@
  * and exit statuses must be identical, whatever the chunk sizes the input
  * arrives in (lines cut across chunks go the general way too).
  */
+import { Writable } from 'node:stream';
 import t from 'tap';
-import type { ToolSpec } from '../lib/cli/index.js';
+import { OutputSink, type ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
 import { createFilter } from '../lib/filter/index.js';
 import { spec as filter } from '../bin/wuu-filter.js';
@@ -107,4 +108,30 @@ t.test('a filter core says what it copies', async (t) => {
   t.equal(createFilter({ selectors: ['tool_*'], count: true }).copies, undefined, '--count writes counts, not lines');
   t.equal(createFilter({ threads: ['t'] }).copies, undefined, 'a content condition reads the line');
   t.equal(createFilter({ where: ['$.x'] }).copies, undefined);
+});
+
+t.test('OutputSink.writeParts: big pieces as they are, small ones joined, with backpressure', async (t) => {
+  const written: Buffer[] = [];
+  const slow = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _encoding, done) {
+      written.push(chunk);
+      setImmediate(done);
+    },
+  });
+  const sink = new OutputSink(slow);
+  const big = Buffer.alloc(40 * 1024, 0x61);
+  const parts = [Buffer.from('a\n'), Buffer.from('b\n'), big, Buffer.alloc(0), Buffer.from('c\n'), big, Buffer.from('d\n')];
+  await sink.writeParts(parts);
+  await sink.writeParts([]);
+  await sink.settle();
+  t.same(Buffer.concat(written), Buffer.concat(parts), 'every byte, in order');
+  t.ok(written.includes(big), 'a big piece is written as the same buffer, not a copy');
+  t.equal(written.filter((w) => w.length > 0).length, 5, 'small neighbours joined: a\\nb\\n, big, c\\n, big, d\\n');
+  const closed = new OutputSink(new Writable({ write: (_c, _e, done) => done() }));
+  closed.closedAtStart = true;
+  await closed.writeParts([Buffer.from('x\n')]);
+  t.equal(closed.failure?.code, 'EBADF', 'a stdout closed at start fails the first write');
+  await closed.writeParts([Buffer.from('y\n')]);
+  t.equal(closed.closed, true);
 });

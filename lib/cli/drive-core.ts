@@ -112,8 +112,8 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
   const batch = new OutputBatch();
   const emit: Emit = (out: Output) => batch.add(out);
   const flush = async () => {
-    const data = batch.take();
-    if (data !== undefined) await sink.write(data);
+    const parts = batch.takeParts();
+    if (parts.length > 0) await sink.writeParts(parts);
   };
 
   const policy: BadLinePolicy = { strict, passInvalid };
