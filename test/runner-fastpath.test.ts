@@ -12,6 +12,7 @@ import t from 'tap';
 import { OutputSink, type ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
 import { createFilter } from '../lib/filter/index.js';
+import { isJsonObject } from '../lib/validate.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { runIn } from './runner-harness.js';
 
@@ -134,4 +135,26 @@ t.test('OutputSink.writeParts: big pieces as they are, small ones joined, with b
   t.equal(closed.failure?.code, 'EBADF', 'a stdout closed at start fails the first write');
   await closed.writeParts([Buffer.from('y\n')]);
   t.equal(closed.closed, true);
+});
+
+t.test('isJsonObject on a line inside a chunk: the byte after it does not change the verdict', async (t) => {
+  const parsesAsObject = (text: string): boolean => {
+    try {
+      const value: unknown = JSON.parse(text);
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    } catch {
+      return false;
+    }
+  };
+  const lines = [...LINES, '{"a":"unterminated', '{"unterminated', '{"a":"x\\', '{"a":"x\\u00', '{"k":"v"}', '{"a":"' + 'y'.repeat(300) + '"}'];
+  for (const line of lines) {
+    const expected = parsesAsObject(line);
+    // After the line: a newline (ends string text), a quote, a backslash, a plain byte, or nothing.
+    for (const after of ['\n{"more":1}', '"', '\\', 'x"}', '']) {
+      const bytes = Buffer.from(`${line}${after}`);
+      const end = Buffer.byteLength(line);
+      t.equal(isJsonObject(bytes, 0, end), expected, `${JSON.stringify(line)} followed by ${JSON.stringify(after)}`);
+      t.equal(isJsonObject(Buffer.from(`##${line}${after}`), 2, end + 2), expected, 'at an offset');
+    }
+  }
 });

@@ -174,6 +174,7 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
 
   let splitter = new LineSplitter(maxLineBytes);
   let file = '-';
+  const waiting = core.waiting?.bind(core);
   const streamer = core.oversize ? oversizeStreamer(core.oversize.bind(core), () => file, emit, flush) : undefined;
   const reportOversize = (lineNo: number, bytes: number, terminated: boolean, reason?: string) =>
     handleBad(file, { source: Buffer.alloc(0), start: 0, end: 0, line: lineNo, terminated, oversizeBytes: bytes }, reason ?? oversizeReason(bytes, maxLineBytes), Buffer.alloc(0));
@@ -203,9 +204,9 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
       if (!state.stopped || state.signal !== undefined) core.endFile?.(name, emit);
       await flush();
     },
-    core.waiting &&
+    waiting &&
       (async (name) => {
-        core.waiting!(name, emit);
+        waiting(name, emit);
         await flush();
       }),
   );
