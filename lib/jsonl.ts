@@ -89,6 +89,13 @@ export class LineSplitter {
    */
   fastLine: ((source: Buffer, start: number, end: number) => boolean) | undefined;
   /**
+   * The same for a line held across chunks, before its pieces are joined:
+   * offered its first piece and the last one (`tail[start..end)`, the bytes
+   * in the chunk that ends it); true means the line is dealt with (dropped
+   * for its type, read from its tail) and is never joined.
+   */
+  fastHeldLine: ((head: Buffer, tail: Buffer, start: number, end: number) => boolean) | undefined;
+  /**
    * Set by a caller whose chunks are never written to after they are handed
    * over (the runner's inputs: every read is a fresh buffer): the part of a
    * line held across chunks is then kept as views, not copies.
@@ -176,6 +183,11 @@ export class LineSplitter {
     if (this.pending.length === 0) {
       if (terminated && this.fastLine !== undefined && this.fastLine(chunk, start, end)) return false;
       onLine({ source: chunk, start, end, line: this.lineNo, terminated });
+      return false;
+    }
+    const head = this.pending[0];
+    if (terminated && head !== undefined && this.fastHeldLine !== undefined && this.fastHeldLine(head, chunk, start, end)) {
+      this.reset();
       return false;
     }
     this.pending.push(chunk.subarray(start, end));

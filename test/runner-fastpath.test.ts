@@ -52,6 +52,12 @@ const LINES = [
   '{"s":"ünïcødé \u00e9","type":"tool_started"}',
   '{"thread_id":"t","type":"thread_started"}',
   '{"ok":true,"type":"result"}',
+  // Long lines, held across chunks: dropped by the type at their tail, or joined.
+  `{"delta":"${'z'.repeat(300)}","type":"command_output_delta"}`,
+  `{"delta":"${'z'.repeat(300)}\\ttab raw:\t","type":"command_output_delta"}`,
+  `{"delta":"${'z'.repeat(300)}","type":"tool_output_delta"}`,
+  `{"delta":"${'z'.repeat(300)}\\u00","type":"tool_output_delta"}`,
+  `   ${'z'.repeat(300)}","type":"command_output_delta"}`,
 ];
 
 function chunked(bytes: Buffer, size: number): Buffer[] {
@@ -68,7 +74,7 @@ t.test('fast path and general path agree, line by line, in any chunk sizes', asy
     for (const argv of ARGVS) {
       const expected = await runIn(generalOnly, argv, input);
       t.ok(expected.stderr.length > 0, 'the bad lines are reported');
-      for (const size of [1, 2, 3, 7, 13, 64, 100, input.length]) {
+      for (const size of [1, 2, 3, 7, 13, 64, 100, 301, input.length]) {
         const got = await runIn(filter, argv, chunked(input, size));
         t.same(got, expected, `${argv.join(' ') || '(identity)'}, chunks of ${size}${ending ? '' : ', no final newline'}`);
       }
