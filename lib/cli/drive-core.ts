@@ -7,8 +7,12 @@
  * The per-line fast path: a line lying whole in one chunk is first offered,
  * as bytes, to a type sniff that allocates nothing (lib/type-sniff.ts); a
  * line of a type the core does not want (Core.wants) is dropped right there,
- * so it costs the newline search and the sniff. Every other line gets a
- * record (a view into the chunk, no copy), parsed only if the core asks.
+ * so it costs the newline search and the sniff, and a line the core copies
+ * as it came (Core.copies) is proven a valid event at byte level and added
+ * to the output as a span of its chunk, with no record and no push. A line
+ * held across chunks is dropped by the type at its tail before it is joined.
+ * Every other line gets a record (a view into the chunk, no copy), parsed
+ * only if the core asks.
  */
 import type { Core, Emit } from '../core.js';
 import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type LineHandler, type Output } from '../jsonl.js';
