@@ -1,10 +1,11 @@
 /**
  * `npm run build`, second step: ships each binary as one bundled ES module
- * (dist/bin/NAME.js, with its source map), so a run loads one file instead of
- * thirty to a hundred and twenty modules: start-up is most of a short run.
+ * (dist/bundle/NAME.js, with its source map), so a run loads one file instead
+ * of thirty to a hundred and twenty modules: start-up is most of a short run.
  * tsc has already written dist/ (the library API in dist/lib, the types); the
- * bundles replace tsc's dist/bin/*.js. Each bundle also exports the runner's
- * `run`, so an in-process test drives the bundle's own copy of the runner.
+ * start-up entries below replace tsc's dist/bin/*.js. Each bundle also exports
+ * the runner's `run`, so an in-process test drives the bundle's own copy of
+ * the runner.
  *
  * The package version is compiled in (__WUU_VERSION__): a bundle does not sit
  * where lib/cli/version.ts would look for package.json.
@@ -13,8 +14,9 @@
  * answers `--version`, `--help` and `-h` before loading anything, from the
  * text the bundle's own runner printed for them here at build time (so the
  * answers cannot drift from the runner's); every other run loads the bundle,
- * dist/bin/bundle/NAME.js (same file name: runIfMain matches a tool by it),
- * whose exports the entry re-exports. Dependencies loaded
+ * dist/bundle/NAME.js (same file name: runIfMain matches a tool by it; the
+ * same depth as dist/bin, since bundled code finds files relative to itself,
+ * such as wuu-usage's dist/lib/usage/worker.js). Dependencies loaded
  * lazily through createRequire (jsonpath-plus, re2js, genai-prices) stay
  * outside the bundle and load only when a run needs them.
  */
@@ -57,7 +59,7 @@ function entry(name) {
   return file;
 }
 
-const bundleFile = (name) => path.join(root, 'dist', 'bin', 'bundle', `${name}.js`);
+const bundleFile = (name) => path.join(root, 'dist', 'bundle', `${name}.js`);
 const results = await Promise.all(
   names.map((name) =>
     build({
@@ -109,7 +111,7 @@ async function answersOf(name) {
 
 /**
  * The start-up entry of a binary: early answers, else the bundle. CommonJS
- * (dist/bin/package.json says so; the bundles' folder says module): Node
+ * (dist/bin/package.json says so; dist/bundle/ is a module, as the package is): Node
  * starts a CommonJS file about as fast as `node -e 0`, an ES module a tenth
  * slower. Nothing is exported: in-process tests import the bundle itself.
  */
@@ -129,7 +131,7 @@ if (require.main === module) {
   const texts: string[] = ${JSON.stringify(texts)};
   if (!answerEarly(process.argv.slice(2), { ${table.join(', ')} })) {
     // The bundle runs as the program (isMain in lib/cli/process.ts reads this global).
-    const url = require('node:url').pathToFileURL(\`\${__dirname}/bundle/${name}.js\`).href;
+    const url = require('node:url').pathToFileURL(\`\${__dirname}/../bundle/${name}.js\`).href;
     (globalThis as Record<symbol, unknown>)[MAIN_BUNDLE] = url;
     void import(url);
   }
@@ -157,7 +159,6 @@ await Promise.all(
   }),
 );
 fs.writeFileSync(path.join(root, 'dist', 'bin', 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
-fs.writeFileSync(path.join(root, 'dist', 'bin', 'bundle', 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
 for (const name of names) {
   fs.chmodSync(path.join(root, 'dist', 'bin', `${name}.js`), 0o755);
   fs.chmodSync(bundleFile(name), 0o755);
