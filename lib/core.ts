@@ -61,6 +61,18 @@ export interface Core {
    * Not used under --strict, which checks every line.
    */
   wants?(type: string): boolean;
+  /**
+   * Which lines the core writes through as they came and does nothing else
+   * with (a filter's kept lines): for such a line `push` would only emit the
+   * record unchanged once the line is proven a valid event. The runner then
+   * proves it at byte level and writes its bytes itself, with no record and
+   * no call to `push`; a line it cannot prove goes to `push` as usual.
+   * `true`: every line (the type is not even read); a function: lines of the
+   * types it returns true for (a pure function of the type, asked only for
+   * types `wants` accepts). Not used under --strict, --pass-invalid or
+   * --follow, which read every line the general way. Default: none.
+   */
+  copies?: true | ((type: string) => boolean);
   /** A bad line, under the pass-invalid policy. Default: copied through as is. */
   invalid?(raw: Buffer, emit: Emit, where?: { file: string; line: number }): void;
   /**

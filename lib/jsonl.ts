@@ -89,6 +89,13 @@ export class LineSplitter {
    */
   fastLine: ((source: Buffer, start: number, end: number) => boolean) | undefined;
   /**
+   * The same for a line held across chunks, before its pieces are joined:
+   * offered its first piece and the last one (`tail[start..end)`, the bytes
+   * in the chunk that ends it); true means the line is dealt with (dropped
+   * for its type, read from its tail) and is never joined.
+   */
+  fastHeldLine: ((head: Buffer, tail: Buffer, start: number, end: number) => boolean) | undefined;
+  /**
    * Set by a caller whose chunks are never written to after they are handed
    * over (the runner's inputs: every read is a fresh buffer): the part of a
    * line held across chunks is then kept as views, not copies.
@@ -176,6 +183,11 @@ export class LineSplitter {
     if (this.pending.length === 0) {
       if (terminated && this.fastLine !== undefined && this.fastLine(chunk, start, end)) return false;
       onLine({ source: chunk, start, end, line: this.lineNo, terminated });
+      return false;
+    }
+    const head = this.pending[0];
+    if (terminated && head !== undefined && this.fastHeldLine !== undefined && this.fastHeldLine(head, chunk, start, end)) {
+      this.reset();
       return false;
     }
     this.pending.push(chunk.subarray(start, end));
@@ -358,18 +370,25 @@ export class OutputBatch {
     if (bytes.length > 0) this.parts.push(bytes);
   }
 
+  /**
+   * Adds an input line as it came: `source[start..end)`, newline excluded.
+   * Lines next to each other in one chunk join into one span of it.
+   */
+  addLine(source: Buffer, start: number, end: number): void {
+    if (source === this.spanSource && start === this.spanEnd + 1 && source[this.spanEnd] === NEWLINE) {
+      this.spanEnd = end;
+      return;
+    }
+    this.closeSpan();
+    this.spanSource = source;
+    this.spanStart = start;
+    this.spanEnd = end;
+  }
+
   /** Adds one output item. */
   add(out: Output): void {
     if (out instanceof LineRecord) {
-      const { source, start, end } = out;
-      if (source === this.spanSource && start === this.spanEnd + 1 && source[this.spanEnd] === NEWLINE) {
-        this.spanEnd = end;
-        return;
-      }
-      this.closeSpan();
-      this.spanSource = source;
-      this.spanStart = start;
-      this.spanEnd = end;
+      this.addLine(out.source, out.start, out.end);
       return;
     }
     this.closeSpan();
@@ -389,13 +408,12 @@ export class OutputBatch {
     if (newline) this.parts.push(NEWLINE_BUFFER);
   }
 
-  /** Everything added since the last call, as one buffer; undefined when nothing. */
-  take(): Buffer | undefined {
+  /** Everything added since the last call, as the pieces it is made of (views, not copies). */
+  takeParts(): Buffer[] {
     this.closeSpan();
-    if (this.parts.length === 0) return undefined;
     const parts = this.parts;
-    this.parts = [];
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    if (parts.length > 0) this.parts = [];
+    return parts;
   }
 
   private closeSpan(): void {

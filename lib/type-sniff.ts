@@ -37,7 +37,7 @@ export class TypeSniffer {
     const close = buf.indexOf(0x22, open + 1);
     let hash = 0x811c9dc5;
     for (let k = open + 1; k < close; k++) {
-      const byte = buf[k]!;
+      const byte = buf[k] ?? 0;
       if (byte < 0x20 || byte > 0x7e) return undefined;
       hash = Math.imul(hash ^ byte, 0x01000193);
     }

@@ -148,7 +148,7 @@ for (const [first, word] of [
   [S_F1, 'alse'],
   [S_N1, 'ull'],
 ] as const) {
-  for (let k = 0; k < word.length; k++) set(first + k, word[k]!, k === word.length - 1 ? S_AFTER : first + k + 1);
+  for (let k = 0; k < word.length; k++) set(first + k, word.charAt(k), k === word.length - 1 ? S_AFTER : first + k + 1);
 }
 set(S_END, WS, S_END);
 
@@ -202,33 +202,48 @@ export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): bool
   let typeKey = false;
   let typeColon = -1;
   let unsure = false;
+  // A line followed by a byte that ends string text (the newline after a
+  // line in its input chunk) lets the string loops run without a bounds test.
+  const fenced = end < buf.length && plain[buf[end] ?? 0] === 0;
   for (let k = start; k < end; k++) {
-    let byte = buf[k]!;
+    let byte = buf[k] ?? 0;
     if (state === S_STR) {
       // Most bytes of an event are string text: skip plain ones, and whole
       // escapes (Go writes \u003c for every <), in the tightest loop.
       for (;;) {
         if (plain[byte] === 1) {
-          if (++k === end) return false;
-          byte = buf[k]!;
+          if (fenced) {
+            // The byte after the line stops this loop: no bounds test per byte.
+            do byte = buf[++k] ?? 0;
+            while (plain[byte] === 1);
+            if (k >= end) return false;
+          } else {
+            if (++k === end) return false;
+            byte = buf[k] ?? 0;
+          }
         } else if (byte === BACKSLASH && k + 1 < end) {
-          const after = buf[k + 1]!;
+          const after = buf[k + 1] ?? 0;
           if (after === U) {
-            if (k + 5 >= end || hex[buf[k + 2]!] === 0 || hex[buf[k + 3]!] === 0 || hex[buf[k + 4]!] === 0 || hex[buf[k + 5]!] === 0) return false;
+            if (k + 5 >= end || hex[buf[k + 2] ?? 0] === 0 || hex[buf[k + 3] ?? 0] === 0 || hex[buf[k + 4] ?? 0] === 0 || hex[buf[k + 5] ?? 0] === 0) return false;
             k += 6;
           } else if (shortEscape[after] === 1) k += 2;
           else return false;
           if (k >= end) return false;
-          byte = buf[k]!;
+          byte = buf[k] ?? 0;
         } else break;
       }
     } else if (state === S_KSTR) {
-      while (plain[byte] === 1) {
-        if (++k === end) return false;
-        byte = buf[k]!;
+      if (fenced) {
+        while (plain[byte] === 1) byte = buf[++k] ?? 0;
+        if (k >= end) return false;
+      } else {
+        while (plain[byte] === 1) {
+          if (++k === end) return false;
+          byte = buf[k] ?? 0;
+        }
       }
     }
-    const next = table[(state << 8) | byte]!;
+    const next = table[(state << 8) | byte] ?? A_ERR;
     if (next < ACTION) {
       state = next;
       continue;
@@ -261,7 +276,7 @@ export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): bool
       case A_KEY_END:
         // `"type"`: the four bytes, after an opening quote that follows `{`, `,` or a space
         // (a quote inside a key is escaped, so it follows a backslash).
-        if (depth === 1) typeKey = buf[k - 1] === E && buf[k - 2] === P && buf[k - 3] === Y && buf[k - 4] === T && buf[k - 5] === QUOTE && k - 6 >= start && OPENS_KEY[buf[k - 6]!] === 1;
+        if (depth === 1) typeKey = buf[k - 1] === E && buf[k - 2] === P && buf[k - 3] === Y && buf[k - 4] === T && buf[k - 5] === QUOTE && k - 6 >= start && OPENS_KEY[buf[k - 6] ?? 0] === 1;
         state = S_COLON;
         break;
       case A_KEY_END_ESCAPED:

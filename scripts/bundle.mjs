@@ -1,20 +1,30 @@
 /**
  * `npm run build`, second step: ships each binary as one bundled ES module
- * (dist/bin/NAME.js, with its source map), so a run loads one file instead of
- * thirty to a hundred and twenty modules: start-up is most of a short run.
+ * (dist/bundle/NAME.js, with its source map), so a run loads one file instead
+ * of thirty to a hundred and twenty modules: start-up is most of a short run.
  * tsc has already written dist/ (the library API in dist/lib, the types); the
- * bundles replace tsc's dist/bin/*.js. Each bundle also exports the runner's
- * `run`, so an in-process test drives the bundle's own copy of the runner.
+ * start-up entries below replace tsc's dist/bin/*.js. Each bundle also exports
+ * the runner's `run`, so an in-process test drives the bundle's own copy of
+ * the runner.
  *
  * The package version is compiled in (__WUU_VERSION__): a bundle does not sit
- * where lib/cli/version.ts would look for package.json. Dependencies loaded
+ * where lib/cli/version.ts would look for package.json.
+ *
+ * Start-up: dist/bin/NAME.js is a small entry (lib/cli/early-answer.ts) that
+ * answers `--version`, `--help` and `-h` before loading anything, from the
+ * text the bundle's own runner printed for them here at build time (so the
+ * answers cannot drift from the runner's); every other run loads the bundle,
+ * dist/bundle/NAME.js (same file name: runIfMain matches a tool by it; the
+ * same depth as dist/bin, since bundled code finds files relative to itself,
+ * such as wuu-usage's dist/lib/usage/worker.js). Dependencies loaded
  * lazily through createRequire (jsonpath-plus, re2js, genai-prices) stay
  * outside the bundle and load only when a run needs them.
  */
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -49,11 +59,12 @@ function entry(name) {
   return file;
 }
 
-await Promise.all(
+const bundleFile = (name) => path.join(root, 'dist', 'bundle', `${name}.js`);
+const results = await Promise.all(
   names.map((name) =>
     build({
       entryPoints: [entry(name)],
-      outfile: path.join(root, 'dist', 'bin', `${name}.js`),
+      outfile: bundleFile(name),
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -71,4 +82,84 @@ await Promise.all(
     }),
   ),
 );
-for (const name of names) fs.chmodSync(path.join(root, 'dist', 'bin', `${name}.js`), 0o755);
+
+/** A Writable that keeps what is written. */
+function capture() {
+  const chunks = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** What the bundle's runner prints for each early flag (only clean answers: status 0, nothing on stderr). */
+async function answersOf(name) {
+  const mod = await import(pathToFileURL(bundleFile(name)).href);
+  const answers = {};
+  for (const flag of ['--version', '--help', '-h']) {
+    const out = capture();
+    const err = capture();
+    const options = { argv: [flag], stdin: Readable.from([]), stdout: out.stream, stderr: err.stream, env: {}, handleSignals: false };
+    const status = typeof mod.main === 'function' ? await mod.main(options) : await mod.run(mod.spec, options);
+    if (status === 0 && err.text() === '' && out.text() !== '') answers[flag] = out.text();
+  }
+  return answers;
+}
+
+/**
+ * The start-up entry of a binary: early answers, else the bundle. CommonJS
+ * (dist/bin/package.json says so; dist/bundle/ is a module, as the package is): Node
+ * starts a CommonJS file about as fast as `node -e 0`, an ES module a tenth
+ * slower. Nothing is exported: in-process tests import the bundle itself.
+ */
+function startEntry(name, answers) {
+  const dir = path.join(root, 'dist', 'bundle-entries');
+  const file = path.join(dir, `${name}.start.ts`);
+  // --help and -h print the same text: write it once.
+  const texts = [...new Set(Object.values(answers))];
+  const table = Object.entries(answers).map(([flag, text]) => `${JSON.stringify(flag)}: texts[${texts.indexOf(text)}]`);
+  fs.writeFileSync(
+    file,
+    `import { answerEarly, MAIN_BUNDLE } from '../../lib/cli/early-answer.js';
+declare const require: { main: unknown; (id: 'node:url'): typeof import('node:url') };
+declare const module: unknown;
+declare const __dirname: string;
+if (require.main === module) {
+  const texts: string[] = ${JSON.stringify(texts)};
+  if (!answerEarly(process.argv.slice(2), { ${table.join(', ')} })) {
+    // The bundle runs as the program (isMain in lib/cli/process.ts reads this global).
+    const url = require('node:url').pathToFileURL(\`\${__dirname}/../bundle/${name}.js\`).href;
+    (globalThis as Record<symbol, unknown>)[MAIN_BUNDLE] = url;
+    void import(url);
+  }
+}
+`,
+  );
+  return file;
+}
+
+await Promise.all(
+  names.map(async (name) => {
+    await build({
+      entryPoints: [startEntry(name, await answersOf(name))],
+      outfile: path.join(root, 'dist', 'bin', `${name}.js`),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: true,
+      sourcesContent: true,
+      logLevel: 'warning',
+      packages: 'external',
+      banner: { js: '#!/usr/bin/env node' },
+    });
+  }),
+);
+fs.writeFileSync(path.join(root, 'dist', 'bin', 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+for (const name of names) {
+  fs.chmodSync(path.join(root, 'dist', 'bin', `${name}.js`), 0o755);
+  fs.chmodSync(bundleFile(name), 0o755);
+}

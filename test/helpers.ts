@@ -70,7 +70,8 @@ interface RunnerModule {
  */
 export async function runBin(name: string, args: string[], options: BinOptions = {}): Promise<BinResult> {
   if (options.cwd !== undefined && path.resolve(options.cwd) !== process.cwd()) return spawnBin(name, args, options);
-  const bin = (await import(pathToFileURL(binPath(name)).href)) as BinModule;
+  // The bundle itself: dist/bin/NAME.js is its start-up entry, which exports nothing (scripts/bundle.mjs).
+  const bin = (await import(pathToFileURL(path.join(ROOT, 'dist', 'bundle', `${name}.js`)).href)) as BinModule;
   const runner =
     bin.main !== undefined
       ? (_spec: unknown, runOptions: RunOptions) => bin.main!(runOptions)

@@ -7,12 +7,17 @@
  * The per-line fast path: a line lying whole in one chunk is first offered,
  * as bytes, to a type sniff that allocates nothing (lib/type-sniff.ts); a
  * line of a type the core does not want (Core.wants) is dropped right there,
- * so it costs the newline search and the sniff. Every other line gets a
- * record (a view into the chunk, no copy), parsed only if the core asks.
+ * so it costs the newline search and the sniff, and a line the core copies
+ * as it came (Core.copies) is proven a valid event at byte level and added
+ * to the output as a span of its chunk, with no record and no push. A line
+ * held across chunks is dropped by the type at its tail before it is joined.
+ * Every other line gets a record (a view into the chunk, no copy), parsed
+ * only if the core asks.
  */
 import type { Core, Emit } from '../core.js';
-import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type Output } from '../jsonl.js';
+import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type LineHandler, type Output } from '../jsonl.js';
 import { TypeSniffer } from '../type-sniff.js';
+import { isJsonEvent } from '../validate.js';
 import type { InputLoop } from './input-loop.js';
 import { oversizeStreamer } from './oversize-stream.js';
 import { judgeBadLine, type BadLinePolicy } from './policy.js';
@@ -42,29 +47,74 @@ function startsObject(source: Buffer, start: number, end: number): boolean {
   return source[at] === 0x7b;
 }
 
+/** What the fast path does with lines of one type. */
+const DROP = 0;
+const COPY = 1;
+const GENERAL = 2;
+
 /**
- * The fast path's test for one line (not under --strict, --pass-invalid or
- * --follow, which read every line the general way): true when the line was
- * dropped; otherwise `sniffed()` holds its type when it could be read.
+ * The fast path for one line (not under --strict, --pass-invalid or
+ * --follow, which read every line the general way): `offer` returns true
+ * when the line was dealt with (dropped for its type, or proven a valid event
+ * and added to the output as its bytes, Core.copies); otherwise `take()`
+ * holds its sniffed type when it could be read, and the line goes the
+ * general way.
  */
-function typeGate(core: Core, state: RunState): { offer(source: Buffer, start: number, end: number): boolean; take(): string | undefined } {
+function fastPath(
+  core: Core,
+  state: RunState,
+  batch: OutputBatch,
+): { offer(source: Buffer, start: number, end: number): boolean; dropHeld(head: Buffer, tail: Buffer, start: number, end: number): boolean; take(): string | undefined } {
   const sniffer = new TypeSniffer();
-  const wanted = new Map<string, boolean>();
+  const decided = new Map<string, number>();
+  const { wants, copies } = core;
   let sniffed: string | undefined;
+  const decide = (type: string): number => {
+    if (wants !== undefined && !wants(type)) return DROP;
+    return copies !== undefined && copies !== true && copies(type) ? COPY : GENERAL;
+  };
+  const copy = (source: Buffer, start: number, end: number): boolean => {
+    if (!isJsonEvent(source, start, end)) return false;
+    state.bad.good();
+    batch.addLine(source, start, end);
+    return true;
+  };
   return {
     offer(source, start, end) {
       if (state.stopped) return true;
+      // Every line is copied as it came when valid: its type does not matter.
+      if (copies === true) return copy(source, start, end);
       sniffed = sniffer.sniff(source, start, end);
-      if (sniffed === undefined || core.wants === undefined || !startsObject(source, start, end)) return false;
-      let wants = wanted.get(sniffed);
-      if (wants === undefined) {
-        wants = core.wants(sniffed);
-        wanted.set(sniffed, wants);
+      if (sniffed === undefined || !startsObject(source, start, end)) return false;
+      let decision = decided.get(sniffed);
+      if (decision === undefined) {
+        decision = decide(sniffed);
+        decided.set(sniffed, decision);
       }
-      if (wants) return false;
-      // A dropped line is a good line: it ends a streak of bad ones.
-      state.bad.good();
+      if (decision === GENERAL) return false;
+      if (decision === COPY) {
+        if (!copy(source, start, end)) return false;
+      } else {
+        // A dropped line is a good line: it ends a streak of bad ones.
+        state.bad.good();
+      }
       sniffed = undefined;
+      return true;
+    },
+    // A long line held across chunks is dropped by the type at its tail, never
+    // joined: an 8 MiB line of an unwanted type costs no 8 MiB copy.
+    dropHeld(head, tail, start, end) {
+      if (state.stopped) return true;
+      if (wants === undefined || !startsObject(head, 0, head.length)) return false;
+      const type = sniffer.sniff(tail, start, end);
+      if (type === undefined) return false;
+      let decision = decided.get(type);
+      if (decision === undefined) {
+        decision = decide(type);
+        decided.set(type, decision);
+      }
+      if (decision !== DROP) return false;
+      state.bad.good();
       return true;
     },
     take() {
@@ -86,8 +136,8 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
   const batch = new OutputBatch();
   const emit: Emit = (out: Output) => batch.add(out);
   const flush = async () => {
-    const data = batch.take();
-    if (data !== undefined) await sink.write(data);
+    const parts = batch.takeParts();
+    if (parts.length > 0) await sink.writeParts(parts);
   };
 
   const policy: BadLinePolicy = { strict, passInvalid };
@@ -109,14 +159,30 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     if (strict) state.stopped = true;
   };
 
-  // A core that neither drops types nor reads them to decide on parsing (the
-  // identity filter) has no use for a sniffed type.
-  const readsTypes = core.wants !== undefined || (needsParse !== undefined && needsParse !== parseNothing);
-  const gate = strict || passInvalid || ctx.follow || !readsTypes ? undefined : typeGate(core, state);
+  // A core that neither drops, copies nor parses by type has no use for a
+  // sniffed type; one that copies every line (the identity filter) needs none.
+  const readsTypes = core.wants !== undefined || core.copies !== undefined || (needsParse !== undefined && needsParse !== parseNothing);
+  const gate = strict || passInvalid || ctx.follow || !readsTypes ? undefined : fastPath(core, state, batch);
   // --pass-invalid is byte-exact: a leading byte order mark comes out as it came.
   let bomPending = false;
   // Bound once, not per line: follow mode asks it of every line read.
   const endsRun = core.endsRun?.bind(core);
+  // One handler for every line, not three objects per line: the line being
+  // read and its file are kept beside it (readLine is synchronous).
+  let lineFile = '-';
+  let current: Line = { source: Buffer.alloc(0), start: 0, end: 0, line: 0, terminated: true };
+  const lineHandler: LineHandler = {
+    maxLineBytes,
+    needsParse,
+    validateUnread: core.passesThrough,
+    type: undefined,
+    push: (rec) => {
+      state.bad.good();
+      if (passInvalid && !current.terminated) batch.markUnterminated(current.source);
+      core.push(rec, emit);
+    },
+    bad: (reason, raw) => handleBad(lineFile, current, reason, raw),
+  };
   const handleLine = (file: string) => (line: Line) => {
     if (state.stopped) return;
     if (bomPending) {
@@ -124,22 +190,15 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
       if (splitter.sawBom) batch.addRaw(UTF8_BOM);
     }
     loop.session?.line(line, endsRun);
-    readLine(file, line, {
-      maxLineBytes,
-      needsParse,
-      validateUnread: core.passesThrough,
-      type: gate?.take(),
-      push: (rec) => {
-        state.bad.good();
-        if (passInvalid && !line.terminated) batch.markUnterminated(line.source);
-        core.push(rec, emit);
-      },
-      bad: (reason, raw) => handleBad(file, line, reason, raw),
-    });
+    lineFile = file;
+    current = line;
+    lineHandler.type = gate?.take();
+    readLine(file, line, lineHandler);
   };
 
   let splitter = new LineSplitter(maxLineBytes);
   let file = '-';
+  const waiting = core.waiting?.bind(core);
   const streamer = core.oversize ? oversizeStreamer(core.oversize.bind(core), () => file, emit, flush) : undefined;
   const reportOversize = (lineNo: number, bytes: number, terminated: boolean, reason?: string) =>
     handleBad(file, { source: Buffer.alloc(0), start: 0, end: 0, line: lineNo, terminated, oversizeBytes: bytes }, reason ?? oversizeReason(bytes, maxLineBytes), Buffer.alloc(0));
@@ -161,6 +220,7 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
       splitter.chunksAreFresh = true;
       splitter.streamOversize = streamer?.lines;
       splitter.fastLine = gate?.offer;
+      splitter.fastHeldLine = gate?.dropHeld;
       bomPending = passInvalid;
     },
     async (name) => {
@@ -169,9 +229,9 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
       if (!state.stopped || state.signal !== undefined) core.endFile?.(name, emit);
       await flush();
     },
-    core.waiting &&
+    waiting &&
       (async (name) => {
-        core.waiting!(name, emit);
+        waiting(name, emit);
         await flush();
       }),
   );

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { escapeControls } from '../text.js';
+import { MAIN_BUNDLE } from './early-answer.js';
 
 /** The signals a run ends on, with their exit statuses (128 + number). */
 export const SIGNAL_STATUS: Readonly<Record<'SIGHUP' | 'SIGINT' | 'SIGTERM', number>> = Object.freeze({ SIGHUP: 129, SIGINT: 130, SIGTERM: 143 });
@@ -18,8 +19,13 @@ export function onTerminatingSignals(handler: (signal: NodeJS.Signals) => void):
   };
 }
 
-/** Whether the module at `moduleUrl` is the script node was started with. */
+/**
+ * Whether the module at `moduleUrl` is the script node was started with, or
+ * the bundle that script's start-up entry loaded for it (lib/cli/early-answer.ts
+ * names it in a global: the entry, not the bundle, is argv[1]).
+ */
 export function isMain(moduleUrl: string): boolean {
+  if ((globalThis as Record<symbol, unknown>)[MAIN_BUNDLE] === moduleUrl) return true;
   const script = process.argv[1];
   if (script === undefined) return false;
   try {

@@ -24,6 +24,9 @@ export function describeWriteError(err: NodeJS.ErrnoException): string {
   }
 }
 
+/** Pieces shorter than this are joined before they are written; longer ones go as they are. */
+const JOIN_BELOW = 16 * 1024;
+
 /** Writes to a stream with backpressure; remembers the first real failure. */
 export class OutputSink {
   closed = false;
@@ -60,16 +63,59 @@ export class OutputSink {
   async write(data: string | Buffer): Promise<void> {
     if (this.closed || data.length === 0) return;
     if (this.closedAtStart) {
-      this.failure ??= Object.assign(new Error('EBADF: bad file descriptor, write'), { code: 'EBADF' });
-      this.close();
+      this.failEarly();
       return;
     }
-    if (!this.stream.write(data)) {
-      await new Promise<void>((resolve) => {
-        if (this.closed) resolve();
-        else this.waiters.push(resolve);
-      });
+    if (!this.stream.write(data)) await this.drained();
+  }
+
+  /**
+   * Writes pieces as one write where the stream can (corked: a pipe or
+   * socket gathers them into one writev), without joining big ones into a
+   * copy: an input chunk's span of lines goes out as the view it is. Runs of
+   * small pieces are joined (one syscall for them where writev is missing).
+   */
+  async writeParts(parts: readonly Buffer[]): Promise<void> {
+    if (this.closed || parts.length === 0) return;
+    if (this.closedAtStart) {
+      this.failEarly();
+      return;
     }
+    let room = true;
+    this.stream.cork();
+    let small: Buffer[] = [];
+    let smallBytes = 0;
+    const flushSmall = () => {
+      if (small.length === 0) return;
+      const only = small.length === 1 ? small[0] : undefined;
+      room = this.stream.write(only ?? Buffer.concat(small, smallBytes)) && room;
+      small = [];
+      smallBytes = 0;
+    };
+    for (const part of parts) {
+      if (part.length >= JOIN_BELOW) {
+        flushSmall();
+        room = this.stream.write(part) && room;
+      } else if (part.length > 0) {
+        small.push(part);
+        smallBytes += part.length;
+      }
+    }
+    flushSmall();
+    this.stream.uncork();
+    if (!room) await this.drained();
+  }
+
+  private failEarly(): void {
+    this.failure ??= Object.assign(new Error('EBADF: bad file descriptor, write'), { code: 'EBADF' });
+    this.close();
+  }
+
+  private drained(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.closed) resolve();
+      else this.waiters.push(resolve);
+    });
   }
 
   /** Waits until everything written so far has been handed to the OS (or failed). */

@@ -56,9 +56,9 @@ function positionalWords(spec: ToolSpec): string[] {
 /** `--flag) vals="a b" ;;` lines for the value flags of a tool with a fixed set of values. */
 function valueCases(spec: ToolSpec, quote: (words: readonly string[]) => string): string[] {
   const values = spec.flags?.values ?? {};
-  return Object.keys(values)
-    .sort()
-    .map((flag) => `      --${flag}) vals=${quote(values[flag]!)} ;;`);
+  return Object.entries(values)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([flag, words]) => `      --${flag}) vals=${quote(words)} ;;`);
 }
 
 /** Value flags with no fixed set (a file, a number): the next word is theirs, not an option. */

@@ -143,6 +143,8 @@ export function createFilter(options: FilterOptions = {}): Core {
   return {
     needsParse: readsContent ? (type) => typeMatches(type) : parseNothing,
     wants: passAll ? undefined : wants,
+    // A kept line is written as it came once proven valid: the runner may do that itself.
+    copies: passAll ? true : readsContent || options.count === true ? undefined : wants,
     push(rec, emit) {
       // With no condition at all there is nothing to read: not even the type.
       if (passAll) {
