@@ -183,17 +183,17 @@ t.test('--since/--until: the run counts on its session day; a window that select
   const dir = tmpDir();
   writeDated(path.join(dir, 'a.jsonl'), oneRun('20260914-093000-ab12', 100), '2026-12-03');
   writeDated(path.join(dir, 'b.jsonl'), oneRun('th_plain', 20), '2026-12-03');
-  const sept = await usageRun(['--json', '--no-cost', '--since', '2026-09-14', '--until', '2026-09-14', '--timezone', 'UTC', dir]);
+  const sept = await usageRun(['--json', '--no-cost', '--since', '2026-09-14', '--until', '2026-09-14', '--timezone', 'UTC', '-j', '1', dir]);
   t.equal(sept.code, 0);
   t.equal(sept.stderr, '');
   t.match(jsonl(sept.stdout).at(-1), { kind: 'total', input_tokens: 100, date_source: 'session_id' });
-  const none = await usageRun(['--json', '--no-cost', '--since', '2026-01-01', '--until', '2026-01-31', '--timezone', 'UTC', dir]);
+  const none = await usageRun(['--json', '--no-cost', '--since', '2026-01-01', '--until', '2026-01-31', '--timezone', 'UTC', '-j', '1', dir]);
   t.equal(none.code, 0);
   t.equal(
     none.stderr,
     "wuu-usage: warning: --since/--until 2026-01-01 to 2026-01-31 selects nothing: the usage read is dated 2026-09-14 to 2026-12-03 in UTC (1 of 2 runs dated by a file's modification time or the time of reading, not their session id)\n",
   );
-  const quiet = await usageRun(['--json', '--no-cost', '-q', '--since', '2026-01-01', '--timezone', 'UTC', dir]);
+  const quiet = await usageRun(['--json', '--no-cost', '-q', '--since', '2026-01-01', '--timezone', 'UTC', '-j', '1', dir]);
   t.equal(quiet.stderr, '', '-q: no warnings');
   const one = await usageRun(['--json', '--no-cost', '--since', '2027-01-01', '--timezone', 'UTC', path.join(dir, 'a.jsonl')]);
   t.equal(one.stderr, 'wuu-usage: warning: --since/--until 2027-01-01 to ... selects nothing: the usage read is dated 2026-09-14 in UTC\n');
