@@ -21,7 +21,7 @@ function isSpace(byte: number | undefined): boolean {
 }
 
 /** Index of the quote closing the string opened at `open` (before `end`), or -1 when cut off. */
-function stringEnd(buf: Buffer, open: number, end: number): number {
+function stringEnd(buf: Uint8Array, open: number, end: number): number {
   let at = open + 1;
   for (;;) {
     const quote = buf.indexOf(QUOTE, at);
@@ -289,8 +289,29 @@ export function tailStrings(
 }
 
 /** Index of the quote closing the string literal opened at `open` (before `end`), or -1 when cut off. */
-export function stringLiteralEnd(line: Buffer, open: number, end = line.length): number {
+export function stringLiteralEnd(line: Uint8Array, open: number, end = line.length): number {
   return stringEnd(line, open, end);
+}
+
+/**
+ * Index just past the object or array opened at `open`, skipped without
+ * judging it (brackets counted outside strings); -1 when it does not close
+ * before `end`. Not a validation: the byte readers of check and accumulate
+ * use it on lines the runner has proven valid, or fall back to a parse.
+ */
+export function containerEnd(buf: Uint8Array, open: number, end: number): number {
+  let depth = 0;
+  for (let k = open; k < end; k++) {
+    const byte = buf[k];
+    if (byte === QUOTE) {
+      k = stringEnd(buf, k, end);
+      if (k < 0) return -1;
+    } else if (byte === LBRACE || byte === LBRACKET) depth++;
+    else if (byte === RBRACE || byte === RBRACKET) {
+      if (--depth === 0) return k + 1;
+    }
+  }
+  return -1;
 }
 
 /** The text of the string literal between the quotes at `open` and `close`; undefined when it is not valid JSON text. */

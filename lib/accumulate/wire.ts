@@ -24,8 +24,9 @@
 import { isAscii } from 'node:buffer';
 import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
+import { containerEnd, stringLiteralEnd } from '../scan.js';
 
-const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET, RBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b, 0x5d] as const;
+const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b] as const;
 
 /** Members kept per line; a line with more is read from its parsed event. */
 export const MAX_MEMBERS = 64;
@@ -215,35 +216,6 @@ function numberValue(source: Buffer, open: number, close: number): number {
   return negative ? -value : value;
 }
 
-/** Index of the quote closing the string literal opened at `open`, or -1 when cut off before `limit`. */
-function literalClose(source: Buffer, open: number, limit: number): number {
-  let at = open + 1;
-  for (;;) {
-    const quote = source.indexOf(QUOTE, at);
-    if (quote < 0 || quote >= limit) return -1;
-    let slashes = 0;
-    for (let k = quote - 1; k > open && source[k] === BACKSLASH; k--) slashes++;
-    if (slashes % 2 === 0) return quote;
-    at = quote + 1;
-  }
-}
-
-/** Index just past the object or array opened at `at` (strings skipped whole), or -1. Not a validation. */
-function nestedEnd(source: Buffer, at: number, limit: number): number {
-  let depth = 0;
-  for (let k = at; k < limit; k++) {
-    const byte = source[k];
-    if (byte === QUOTE) {
-      k = literalClose(source, k, limit);
-      if (k < 0) return -1;
-    } else if (byte === LBRACE || byte === LBRACKET) depth++;
-    else if (byte === RBRACE || byte === RBRACKET) {
-      depth--;
-      if (depth === 0) return k + 1;
-    }
-  }
-  return -1;
-}
 
 const LITERALS: ReadonlyArray<[number, Buffer, unknown]> = [
   [0x74, Buffer.from('true'), true],
@@ -255,10 +227,10 @@ const LITERALS: ReadonlyArray<[number, Buffer, unknown]> = [
 function valueEnd(source: Buffer, at: number, limit: number): number {
   const byte = source[at];
   if (byte === QUOTE) {
-    const close = literalClose(source, at, limit);
+    const close = stringLiteralEnd(source, at, limit);
     return close < 0 ? -1 : close + 1;
   }
-  if (byte === LBRACE || byte === LBRACKET) return nestedEnd(source, at, limit);
+  if (byte === LBRACE || byte === LBRACKET) return containerEnd(source, at, limit);
   for (const [first, word] of LITERALS) {
     if (byte !== first) continue;
     return at + word.length <= limit && source.compare(word, 0, word.length, at, at + word.length) === 0 ? at + word.length : -1;

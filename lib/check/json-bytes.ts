@@ -13,10 +13,6 @@
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
 const MINUS = 0x2d;
 const PLUS = 0x2b;
 const DOT = 0x2e;
@@ -111,37 +107,5 @@ export function wordEnd(buf: Uint8Array, at: number, end: number): number {
   return -1;
 }
 
-/**
- * The index of the quote closing the string opened at `open`, without
- * judging it: a quote preceded by an odd run of backslashes is escaped.
- */
-function closingQuote(buf: Uint8Array, open: number, end: number): number {
-  let at = open + 1;
-  for (;;) {
-    const quote = buf.indexOf(QUOTE, at);
-    if (quote < 0 || quote >= end) return -1;
-    let slashes = 0;
-    for (let k = quote - 1; k > open && buf[k] === BACKSLASH; k--) slashes++;
-    if ((slashes & 1) === 0) return quote;
-    at = quote + 1;
-  }
-}
-
-/**
- * Past the object or array opened at `open`, skipped without judging it
- * (brackets counted outside strings); -1 when it does not close before `end`.
- */
-export function containerEnd(buf: Uint8Array, open: number, end: number): number {
-  let depth = 0;
-  for (let k = open; k < end; k++) {
-    const byte = buf[k];
-    if (byte === QUOTE) {
-      k = closingQuote(buf, k, end);
-      if (k < 0) return -1;
-    } else if (byte === LBRACE || byte === LBRACKET) depth++;
-    else if (byte === RBRACE || byte === RBRACKET) {
-      if (--depth === 0) return k + 1;
-    }
-  }
-  return -1;
-}
+/** Past the object or array opened at `open` (one implementation for every byte reader). */
+export { containerEnd } from '../scan.js';
