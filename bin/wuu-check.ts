@@ -28,9 +28,9 @@ protocol. Every problem is printed on stdout, one per line, in input order:
   FILE:LINE: RULE: MESSAGE
 and a summary line goes to stderr at the end:
   wuu-check: checked N files: E errors, W warnings
-Every line is parsed. A bad line is a problem (bad-line, cut-line) like any
-other, not a stderr warning. End-of-stream problems (missing-result) carry the
-number of the last line (0 for an empty input).
+Every line is checked in full. A bad line is a problem (bad-line, cut-line)
+like any other, not a stderr warning. End-of-stream problems (missing-result)
+carry the number of the last line (0 for an empty input).
 
 Options:
       --json             print problems as JSONL objects
