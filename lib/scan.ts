@@ -313,34 +313,3 @@ export function containerEnd(buf: Uint8Array, open: number, end: number): number
   }
   return -1;
 }
-
-/** The text of the string literal between the quotes at `open` and `close`; undefined when it is not valid JSON text. */
-export function stringLiteral(line: Buffer, open: number, close: number): string | undefined {
-  const slash = line.indexOf(BACKSLASH, open + 1);
-  if (slash >= 0 && slash < close) {
-    try {
-      const value: unknown = JSON.parse(line.toString('utf8', open, close + 1));
-      return typeof value === 'string' ? value : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  const text = line.toString('utf8', open + 1, close);
-  return CONTROL.test(text) ? undefined : text;
-}
-
-const NOT_PLAIN_ASCII = /[\u0000-\u001f\u0080-\u00ff]/;
-
-/**
- * The UTF-8 byte length of the string literal between `open` and `close`,
- * without building the text when it is plain ASCII with no escape (the
- * usual tool output line); undefined when it is not valid JSON text.
- */
-export function stringLiteralBytes(line: Buffer, open: number, close: number): number | undefined {
-  const slash = line.indexOf(BACKSLASH, open + 1);
-  if (slash < 0 || slash > close) {
-    if (!NOT_PLAIN_ASCII.test(line.toString('latin1', open + 1, close))) return close - open - 1;
-  }
-  const text = stringLiteral(line, open, close);
-  return text === undefined ? undefined : Buffer.byteLength(text);
-}
