@@ -11,7 +11,7 @@
  * which import this module for the Core contract, load nothing extra.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { toRecord, type EventRecord, type Output } from './jsonl.js';
+import { toRecord, type EventRecord, type LineRecord, type Output } from './jsonl.js';
 
 /** A line that is not an event, as handed to {@link Core.badLine}. */
 export interface BadLine {
@@ -95,6 +95,23 @@ export interface Core {
    * under the bad-line policy rather than copied through unreported.
    */
   passesThrough?: boolean;
+  /**
+   * For a core that `passesThrough` and reads lines from their bytes: proves
+   * a line a valid event in the same pass that reads it, so the runner does
+   * not validate the line first and the core then read the same bytes again.
+   * Called by the runner for each line it would otherwise prove at byte level
+   * (a line `needsParse` turns down; never under --strict, which parses every
+   * line), right before `push` and before the line counts as good. True: the
+   * line is exactly what JSON.parse accepts as an event (one object, with a
+   * string `type`: the type `rec.type` gives), and what was read of it is
+   * kept for the `push` that follows. False: not proven (invalid, or a shape
+   * the core does not read from bytes); the runner then parses the line, so
+   * a bad line goes to the bad-line policy (lib/cli/policy.ts) worded and
+   * counted exactly as without this hook, and a good one reaches `push`
+   * parsed. It must not emit or change the core's state beyond that read.
+   * Default: the runner proves the line itself (lib/validate.ts).
+   */
+  proves?(rec: LineRecord): boolean;
   /**
    * Whether an input line of this type ends a run besides `result` (follow
    * mode then stops after its grace): wuu-import on Codex, whose last line is

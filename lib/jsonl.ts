@@ -440,6 +440,12 @@ export interface LineHandler {
    * such lines through as they came (wuu-accumulate, wuu-turns, wuu-redact).
    */
   validateUnread?: boolean;
+  /**
+   * With `validateUnread`: the core's own proof of such a line, made while it
+   * reads it (Core.proves), in place of the byte validator; false means
+   * "parse it" (a bad line is then reported as ever).
+   */
+  prove?: (rec: LineRecord) => boolean;
   needsParse?: (type: string) => boolean;
   /** The line's type when the runner has already sniffed it from the bytes. */
   type?: string;
@@ -472,7 +478,7 @@ export function readLine(file: string, line: Line, handler: LineHandler): void {
       if (!looksLikeObject(line.source, line.start, line.end)) rec.validate();
     } else if (needsParse === undefined || needsParse(rec.type)) {
       rec.validate();
-    } else if (handler.validateUnread === true && !isJsonEvent(line.source, line.start, line.end)) {
+    } else if (handler.validateUnread === true && !(handler.prove !== undefined ? handler.prove(rec) : isJsonEvent(line.source, line.start, line.end))) {
       rec.validate();
     }
     handler.push(rec);

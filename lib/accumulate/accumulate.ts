@@ -76,6 +76,8 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
     // Every line is read from its bytes where it has the producer's shape (./wire.ts), or parsed on demand.
     needsParse: () => false,
     passesThrough: true,
+    // ...and proven valid in that same read: the runner does not validate them first.
+    proves: (rec) => acc.prove(rec),
     push(rec, emit) {
       out = emit;
       const type = rec.type;

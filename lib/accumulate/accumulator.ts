@@ -11,7 +11,7 @@
 import { FAMILIES, isWireType } from '../events.js';
 import { isAscii } from 'node:buffer';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
-import type { EventRecord } from '../jsonl.js';
+import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
 import { FieldReader, literalEnd } from './read.js';
 import { CappedText, OldestFirst, TurnKeys } from './units.js';
@@ -321,14 +321,15 @@ export class Accumulator {
   private readonly maxOpen: number;
   private readonly turns = new Map<string, TurnState>();
   private readonly order = new OldestFirst();
-  private readonly reader = new FieldReader();
   private items = 0;
   private overflowed = false;
   private readonly keys = new TurnKeys();
 
+  /** @param reader where fields are read: one per core, so a line proven by its core is not read again */
   constructor(
     private readonly options: AccumulatorOptions,
     private readonly sink: AccumulatorSink,
+    private readonly reader = new FieldReader(),
   ) {
     this.maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.maxMessage = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -342,6 +343,11 @@ export class Accumulator {
 
   get openItems(): number {
     return this.items;
+  }
+
+  /** Proves a line while reading it, for the core's Core.proves; the read serves the piece that follows. */
+  prove(rec: LineRecord): boolean {
+    return this.reader.prove(rec);
   }
 
   /** Feeds one event of {@link PIECE_TYPES}. */
@@ -592,6 +598,6 @@ export class Accumulator {
 }
 
 /** The accumulator shared by wuu-accumulate and wuu-turns (see {@link Accumulator}). */
-export function createAccumulator(options: AccumulatorOptions, sink: AccumulatorSink): Accumulator {
-  return new Accumulator(options, sink);
+export function createAccumulator(options: AccumulatorOptions, sink: AccumulatorSink, reader?: FieldReader): Accumulator {
+  return new Accumulator(options, sink, reader);
 }

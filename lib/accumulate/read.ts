@@ -14,9 +14,18 @@ import { decodeLiteral, ParsedFields, WireFields, type EventFields, type Key } f
 export class FieldReader {
   private readonly wire = new WireFields();
 
+  /**
+   * Proves the line a valid event while reading all of it (Core.proves);
+   * false when it is not proven (then parse it). The read serves the calls
+   * for this record that follow.
+   */
+  prove(rec: LineRecord): boolean {
+    return this.wire.prove(rec);
+  }
+
   /** Every field of the record. */
   all(rec: EventRecord): EventFields {
-    if (rec instanceof LineRecord && this.wire.read(rec)) return this.wire;
+    if (rec instanceof LineRecord && (this.wire.holdsAll(rec) || this.wire.read(rec))) return this.wire;
     return new ParsedFields(rec.event);
   }
 
@@ -26,7 +35,7 @@ export class FieldReader {
    * as {@link all}.
    */
   some(rec: EventRecord, fields: readonly Key[]): EventFields {
-    if (rec instanceof LineRecord && this.wire.readTail(rec, fields)) return this.wire;
+    if (rec instanceof LineRecord && (this.wire.holdsAll(rec) || this.wire.readTail(rec, fields))) return this.wire;
     return this.all(rec);
   }
 }

@@ -25,6 +25,7 @@ import { isAscii } from 'node:buffer';
 import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
 import { containerEnd, stringLiteralEnd } from '../scan.js';
+import { isJsonObject } from '../validate.js';
 
 const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b] as const;
 
@@ -238,6 +239,63 @@ function valueEnd(source: Buffer, at: number, limit: number): number {
   return numberEnd(source, at, limit);
 }
 
+/** Bytes that stand for themselves in a string: not `"`, `\\` or a control byte. */
+const PLAIN = new Uint8Array(256);
+for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
+const HEX = new Uint8Array(256);
+for (const ch of '0123456789abcdefABCDEF') HEX[ch.charCodeAt(0)] = 1;
+const SHORT_ESCAPE = new Uint8Array(256);
+for (const ch of '"\\/bfnrt') SHORT_ESCAPE[ch.charCodeAt(0)] = 1;
+
+/**
+ * Index of the quote closing the string opened at `open` when it is valid
+ * JSON text (strict escapes, no raw control byte) and closes before `limit`;
+ * else -1. Plain bytes are skipped in the tightest loop: `fenced` says a byte
+ * that is not plain follows the line (its newline in the chunk), which then
+ * stops that loop with no bounds test per byte.
+ */
+function provenStringEnd(source: Buffer, open: number, limit: number, fenced: boolean): number {
+  let k = open + 1;
+  for (;;) {
+    if (fenced) {
+      while (PLAIN[source[k] ?? 0] === 1) k++;
+    } else {
+      while (k < limit && PLAIN[source[k] ?? 0] === 1) k++;
+    }
+    if (k >= limit) return -1;
+    const byte = source[k];
+    if (byte === QUOTE) return k;
+    if (byte !== BACKSLASH) return -1;
+    const after = source[k + 1] ?? 0;
+    if (SHORT_ESCAPE[after] === 1) k += 2;
+    else if (after === 0x75 && HEX[source[k + 2] ?? 0] === 1 && HEX[source[k + 3] ?? 0] === 1 && HEX[source[k + 4] ?? 0] === 1 && HEX[source[k + 5] ?? 0] === 1) k += 6;
+    else return -1;
+  }
+}
+
+/**
+ * {@link valueEnd} that also proves the value valid JSON: a string judged
+ * byte by byte, a number by its strict grammar, the three words exactly, a
+ * nested object by the byte validator (lib/validate.ts); -1 otherwise (a
+ * nested array too: the line is then parsed, which is rare).
+ */
+function provenValueEnd(source: Buffer, at: number, limit: number, fenced: boolean): number {
+  const byte = source[at];
+  if (byte === QUOTE) {
+    const close = provenStringEnd(source, at, limit, fenced);
+    return close < 0 ? -1 : close + 1;
+  }
+  if (byte === LBRACE) {
+    const after = containerEnd(source, at, limit);
+    return after >= 0 && isJsonObject(source, at, after) ? after : -1;
+  }
+  if (byte === LBRACKET) return -1;
+  return valueEnd(source, at, limit);
+}
+
+/** The key every event has. */
+const TYPE = new Key('type');
+
 /**
  * The quote opening the plain string (no escape) that the quote at `close`
  * ends, searched back to `start`; -1 at a backslash or none. A loop, not
@@ -267,6 +325,8 @@ function plainKey(source: Buffer, open: number, close: number): boolean {
  */
 export class WireFields implements EventFields {
   private rec: LineRecord | undefined;
+  /** The record the last read took in whole, members all kept (see {@link WireFields.holdsAll}). */
+  private whole: LineRecord | undefined;
   private source: Buffer = Buffer.alloc(0);
   private count = 0;
   /** Members were kept from the line's end (a tail read). */
@@ -278,26 +338,57 @@ export class WireFields implements EventFields {
 
   /** Reads every member of the line; false when it is not a compact object the reader knows. */
   read(rec: LineRecord): boolean {
+    return this.walk(rec, false);
+  }
+
+  /**
+   * Reads every member of the line and proves the line a valid event in the
+   * same pass (Core.proves): every value judged as it is skipped, and a
+   * string `type`. False when not proven (invalid, or a shape the reader
+   * does not know: the caller parses the line). What it read holds (see
+   * {@link holdsAll}) until the next read.
+   */
+  prove(rec: LineRecord): boolean {
+    if (!this.walk(rec, true)) return false;
+    const type = this.find(TYPE);
+    return type >= 0 && this.source[this.valueOpen[type] ?? 0] === QUOTE;
+  }
+
+  /** Whether the last read was a whole read of this very record ({@link read} or {@link prove}): every member is at hand. */
+  holdsAll(rec: LineRecord): boolean {
+    return this.whole === rec;
+  }
+
+  /** The member walk of {@link read}; with `validate`, every value is judged as it is skipped. */
+  private walk(rec: LineRecord, validate: boolean): boolean {
     const { source, start, end } = rec;
     this.rec = rec;
+    this.whole = undefined;
     this.source = source;
     this.count = 0;
     this.fromEnd = false;
     if (end - start < 2 || source[start] !== LBRACE || source[end - 1] !== RBRACE) return false;
     const limit = end - 1;
+    const fenced = end < source.length && PLAIN[source[end] ?? 0] === 0;
     let at = start + 1;
-    if (at === limit) return true;
+    if (at === limit) return this.took(rec);
     for (;;) {
       if (this.count === MAX_MEMBERS || source[at] !== QUOTE) return false;
       const keyClose = source.indexOf(QUOTE, at + 1);
       if (keyClose < 0 || keyClose >= limit || !plainKey(source, at, keyClose) || source[keyClose + 1] !== COLON) return false;
-      const after = valueEnd(source, keyClose + 2, limit);
+      const after = validate ? provenValueEnd(source, keyClose + 2, limit, fenced) : valueEnd(source, keyClose + 2, limit);
       if (after < 0) return false;
       this.keep(at, keyClose, keyClose + 2, after);
-      if (after === limit) return true;
+      if (after === limit) return this.took(rec);
       if (source[after] !== COMMA) return false;
       at = after + 1;
     }
+  }
+
+  /** A whole read of `rec` succeeded. */
+  private took(rec: LineRecord): true {
+    this.whole = rec;
+    return true;
   }
 
   /**
@@ -309,6 +400,7 @@ export class WireFields implements EventFields {
   readTail(rec: LineRecord, fields: readonly Key[]): boolean {
     const { source, start, end } = rec;
     this.rec = rec;
+    this.whole = undefined;
     this.source = source;
     this.count = 0;
     if (end - start < 2 || source[end - 1] !== RBRACE) return false;

@@ -42,19 +42,31 @@ export function skipSpace(buf: Uint8Array, at: number): number {
   return k;
 }
 
-/** Past the valid JSON string opened at `open` (before `end`); -1 when it is not one. */
+/**
+ * Past the valid JSON string opened at `open` (before `end`); -1 when it is
+ * not one. Most of a stream's bytes are string text (tool output), so plain
+ * bytes are skipped in the tightest loop: when the byte at `end` is not plain
+ * (the newline after a line in its chunk) it stops that loop, with no bounds
+ * test per byte; escapes are judged where they occur.
+ */
 export function stringEnd(buf: Uint8Array, open: number, end: number): number {
+  const fenced = end < buf.length && PLAIN[buf[end] ?? 0] === 0;
   let k = open + 1;
-  while (k < end) {
-    const byte = buf[k] ?? 0;
-    if (PLAIN[byte] === 1) k++;
-    else if (byte === QUOTE) return k + 1;
-    else if (byte !== BACKSLASH || k + 1 >= end) return -1;
-    else if (SHORT_ESCAPE[buf[k + 1] ?? 0] === 1) k += 2;
-    else if (buf[k + 1] === U && k + 5 < end && HEX[buf[k + 2] ?? 0] === 1 && HEX[buf[k + 3] ?? 0] === 1 && HEX[buf[k + 4] ?? 0] === 1 && HEX[buf[k + 5] ?? 0] === 1) k += 6;
+  for (;;) {
+    if (fenced) {
+      while (PLAIN[buf[k] ?? 0] === 1) k++;
+    } else {
+      while (k < end && PLAIN[buf[k] ?? 0] === 1) k++;
+    }
+    if (k >= end) return -1;
+    const byte = buf[k];
+    if (byte === QUOTE) return k + 1;
+    if (byte !== BACKSLASH || k + 1 >= end) return -1;
+    const after = buf[k + 1] ?? 0;
+    if (SHORT_ESCAPE[after] === 1) k += 2;
+    else if (after === U && k + 5 < end && HEX[buf[k + 2] ?? 0] === 1 && HEX[buf[k + 3] ?? 0] === 1 && HEX[buf[k + 4] ?? 0] === 1 && HEX[buf[k + 5] ?? 0] === 1) k += 6;
     else return -1;
   }
-  return -1;
 }
 
 /** Past a key without escapes or control bytes opened at `open`; -1 otherwise (JSON.parse decides). */

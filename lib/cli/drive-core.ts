@@ -175,6 +175,8 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     maxLineBytes,
     needsParse,
     validateUnread: core.passesThrough,
+    // A core that reads lines from their bytes proves them in that same pass.
+    prove: core.proves?.bind(core),
     type: undefined,
     push: (rec) => {
       state.bad.good();

@@ -12,7 +12,7 @@
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
 import { FAMILIES, isWireType, TURN_END_TYPES } from '../events.js';
-import type { EventRecord } from '../jsonl.js';
+import type { EventRecord, LineRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
 import { RootThreads, ROOT_THREAD_TYPES } from '../threads.js';
 import { builtRecord } from '../accumulate/accumulate.js';
@@ -164,6 +164,11 @@ class TurnsCore implements Core {
   readonly needsParse = (): boolean => false;
   readonly passesThrough = true;
 
+  /** Proves a line in the read that serves its `push` (Core.proves): one reader for this core and its accumulator. */
+  proves(rec: LineRecord): boolean {
+    return this.reader.prove(rec);
+  }
+
   constructor(private readonly options: TurnsOptions) {
     this.maxTurnBytes = options.maxTurnBytes ?? DEFAULT_MAX_TURN_BYTES;
     this.maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN;
@@ -194,6 +199,7 @@ class TurnsCore implements Core {
           turnOf(item.thread_id, item.turn_id)?.toolCalls.push({ item_id: item.item_id, name: item.name, status: 'removed', output_bytes: 0 });
         },
       },
+      this.reader,
     );
   }
 
