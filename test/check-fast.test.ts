@@ -190,8 +190,12 @@ t.test('json-bytes: each token judged as JSON.parse judges it', async (t) => {
   const b = (text: string) => Buffer.from(`${text},`);
   for (const text of ['""', '"a"', '"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\u00e9\\uD800"', '"é€\u{1F600}"', '"a\tb"', '"\\x"', '"\\u12"', '"\\u12g4"', '"abc', '"\\', '"\\u']) {
     const length = Buffer.byteLength(text);
-    t.equal(stringEnd(b(text), 0, length) === length, judge(text), `string ${JSON.stringify(text)}`);
+    // Followed by a plain byte, by a newline (which fences the scan) and by nothing.
+    for (const after of [',', '\n', '']) {
+      t.equal(stringEnd(Buffer.from(`${text}${after}`), 0, length) === length, judge(text), `string ${JSON.stringify(text)} then ${JSON.stringify(after)}`);
+    }
   }
+  t.equal(stringEnd(Buffer.from('"abc"\n'), 0, 3), -1, 'a string that closes only past the end');
   for (const text of ['0', '-0', '12', '1.5', '1e5', '1E+5', '1e-5', '-1.5e300', '01', '1.', '.5', '+1', '-', '1e', '1e+', '-01', '1.5.5']) {
     const end = numberEnd(b(text), 0, text.length);
     t.equal(end === text.length, judge(text), `number ${text}`);
