@@ -31,6 +31,8 @@ function recordOf(line: string | Buffer, newline = true): LineRecord {
 }
 
 /** Whether JSON.parse makes an event of the line. */
+const DELTA = key('delta');
+
 const isEvent = (line: string | Buffer) => !('error' in parseEventBytes(Buffer.isBuffer(line) ? line : Buffer.from(line)));
 
 /** Valid events the proof vouches for (the producer's compact shape, odd key order, duplicates, escapes). */
@@ -104,7 +106,25 @@ t.test('the proof against JSON.parse', async (t) => {
     t.notOk(isEvent(line), `not an event: ${JSON.stringify(line)}`);
     t.equal(wire.prove(recordOf(line)), false, `not proven: ${JSON.stringify(line)}`);
     t.equal(wire.prove(recordOf(line, false)), false, `not proven at a chunk's end: ${JSON.stringify(line)}`);
+    t.equal(wire.prove(recordOf(line), DELTA), false, `not proven, its delta decoded: ${JSON.stringify(line)}`);
   }
+});
+
+t.test('a member decoded in the proof: the decode is its proof, and its text is what JSON.parse gives', async (t) => {
+  const wire = new WireFields();
+  for (const line of PROVEN) {
+    const event = JSON.parse(line) as Record<string, unknown>;
+    t.equal(wire.prove(recordOf(line), DELTA), true, `proven: ${line}`);
+    t.equal(wire.string(DELTA), typeof event.delta === 'string' ? event.delta : undefined, `its delta: ${line}`);
+  }
+  // A decoded member that is not the last of its key: the last one answers.
+  t.equal(wire.prove(recordOf(`{"delta":"first","delta":7,"type":"x"}`), DELTA), true);
+  t.equal(wire.string(DELTA), undefined, 'the last delta is a number');
+  t.equal(wire.prove(recordOf(`{"delta":7,"delta":"last","type":"x"}`), DELTA), true);
+  t.equal(wire.string(DELTA), 'last');
+  // The decoded text does not outlive its read.
+  t.equal(wire.read(recordOf(`{"delta":"\u0041b","type":"x"}`)), true);
+  t.equal(wire.string(DELTA), 'Ab');
 });
 
 t.test('a proven read serves the reads of its record, and only of it', async (t) => {
@@ -138,7 +158,7 @@ t.test('fuzz: a proven line is always an event JSON.parse accepts', async (t) =>
   for (let i = 0; i < 20000; i++) {
     const line = Buffer.from(base[random(base.length)] ?? Buffer.alloc(0));
     for (let m = 1 + random(3); m > 0; m--) line[random(line.length)] = bytes[random(bytes.length)] ?? 0x20;
-    if (!wire.prove(recordOf(line))) continue;
+    if (!wire.prove(recordOf(line), i % 2 === 0 ? DELTA : undefined)) continue;
     proven++;
     if (!isEvent(line)) {
       wrong++;
@@ -241,7 +261,7 @@ for (const [name, spec, argvs] of TOOLS) {
     const tally = { yes: 0, no: 0 };
     for (const argv of argvs) {
       for (const [label, input] of INPUTS) {
-        const expected = await runIn(counted(spec, false, tally), argv, [input]);
+        const expected = await runIn(counted(spec, false, tally), argv, input);
         if (label === 'every kind of line' && argv.length === 0) {
           // The guard has teeth: these runs do report the bad lines, with JSON.parse's words.
           t.match(expected.stderr, /<stdin>:4: not valid JSON \(Bad escaped character in JSON at position \d+/, 'the bad delta is reported');

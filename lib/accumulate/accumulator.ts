@@ -15,7 +15,7 @@ import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
 import { FieldReader, literalEnd } from './read.js';
 import { CappedText, OldestFirst, TurnKeys } from './units.js';
-import { key, literalBytes, WireFields, type EventFields } from './wire.js';
+import { key, literalBytes, WireFields, type EventFields, type Key } from './wire.js';
 
 /** Default cap on the output kept per tool call: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -345,9 +345,22 @@ export class Accumulator {
     return this.items;
   }
 
-  /** Proves a line while reading it, for the core's Core.proves; the read serves the piece that follows. */
+  /**
+   * Proves a line while reading it, for the core's Core.proves; the read
+   * serves the piece that follows. The text a piece is sure to be read for
+   * (a message delta or final, a tool output kept) is decoded in the proof.
+   */
   prove(rec: LineRecord): boolean {
-    return this.reader.prove(rec);
+    return this.reader.prove(rec, this.decodes(rec.type));
+  }
+
+  /** The member of a line of `type` the accumulator decodes whatever else it holds, if any. */
+  private decodes(type: string): Key | undefined {
+    if (type === 'agent_message_delta') return F.delta;
+    if (type === 'agent_message_final') return F.message;
+    // wuu-turns keeps no output (only its size, read from the bytes); a bash twin's is read only when no tool delta came.
+    if (type === 'tool_output_delta' && this.maxOutput > 0) return F.delta;
+    return undefined;
   }
 
   /** Feeds one event of {@link PIECE_TYPES}. */

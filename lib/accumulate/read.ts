@@ -17,10 +17,11 @@ export class FieldReader {
   /**
    * Proves the line a valid event while reading all of it (Core.proves);
    * false when it is not proven (then parse it). The read serves the calls
-   * for this record that follow.
+   * for this record that follow; `decode` is a string member decoded now,
+   * its decode its proof (WireFields.prove).
    */
-  prove(rec: LineRecord): boolean {
-    return this.wire.prove(rec);
+  prove(rec: LineRecord, decode?: Key): boolean {
+    return this.wire.prove(rec, decode);
   }
 
   /** Every field of the record. */

@@ -166,7 +166,7 @@ class TurnsCore implements Core {
 
   /** Proves a line in the read that serves its `push` (Core.proves): one reader for this core and its accumulator. */
   proves(rec: LineRecord): boolean {
-    return this.reader.prove(rec);
+    return this.acc !== undefined ? this.acc.prove(rec) : this.reader.prove(rec);
   }
 
   constructor(private readonly options: TurnsOptions) {
