@@ -15,9 +15,11 @@
  *
  * It refuses what it cannot read exactly (whitespace, an escaped key, a cut or
  * not-object line, a line of more than {@link MAX_MEMBERS} members): the
- * caller then reads the parsed event, which also reports a bad line. Values it
- * does not read are located, not checked: every line reaches a core proven
- * valid by the runner (Core.passesThrough, or a parse). A value that turns out
+ * caller then reads the parsed event, which also reports a bad line. A plain
+ * read locates the values it does not read without checking them; the proof
+ * ({@link WireFields.prove}, for Core.proves) judges each one as it skips it,
+ * so a line is proven valid and read in one pass; every line reaches a core
+ * proven so, or proven by the runner, or parsed. A value that turns out
  * not to be valid JSON text when read is taken from the parsed event instead
  * (which throws the line's InvalidLineError when the line is bad).
  */
