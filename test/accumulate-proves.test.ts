@@ -13,7 +13,7 @@ import { spec as turnsSpec } from '../bin/wuu-turns.js';
 import type { ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
 import { FieldReader } from '../lib/accumulate/read.js';
-import { key, WireFields } from '../lib/accumulate/wire.js';
+import { key, MAX_DECODED_IN_PROOF, WireFields } from '../lib/accumulate/wire.js';
 import { LineRecord, parseEventBytes } from '../lib/jsonl.js';
 import { chunked } from './helpers.js';
 import { runIn } from './runner-harness.js';
@@ -122,6 +122,13 @@ t.test('a member decoded in the proof: the decode is its proof, and its text is 
   t.equal(wire.string(DELTA), undefined, 'the last delta is a number');
   t.equal(wire.prove(recordOf(`{"delta":7,"delta":"last","type":"x"}`), DELTA), true);
   t.equal(wire.string(DELTA), 'last');
+  // A member longer than MAX_DECODED_IN_PROOF is judged by its bytes, not decoded, and read as ever.
+  const long = `${'x'.repeat(MAX_DECODED_IN_PROOF)}\\n\\u003c`;
+  t.equal(wire.prove(recordOf(`{"delta":"${long}","type":"x"}`), DELTA), true, 'a long member proven');
+  t.equal(wire.string(DELTA), `${'x'.repeat(MAX_DECODED_IN_PROOF)}\n<`);
+  t.equal(wire.prove(recordOf(`{"delta":"${long}\\q","type":"x"}`), DELTA), false, 'a bad escape at the end of a long member');
+  t.equal(wire.prove(recordOf(`{"delta":"${long}\u0002","type":"x"}`), DELTA), false, 'a raw control byte at the end of a long member');
+  t.equal(wire.prove(recordOf(`{"delta":"${long}`), DELTA), false, 'a long member cut off');
   // The decoded text does not outlive its read.
   t.equal(wire.read(recordOf(`{"delta":"\u0041b","type":"x"}`)), true);
   t.equal(wire.string(DELTA), 'Ab');

@@ -35,6 +35,14 @@ const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET] = [0x22, 0x5c, 
 export const MAX_MEMBERS = 64;
 
 /**
+ * Longest member a proof decodes (bytes between its quotes); a longer one is
+ * judged byte by byte instead: its reader may keep it from its bytes without
+ * ever making a string of it (a long tool output, lib/accumulate/accumulator.ts),
+ * and a string of an 8 MiB line would cost its memory twice over.
+ */
+export const MAX_DECODED_IN_PROOF = 64 * 1024;
+
+/**
  * A field name, with its bytes for comparing keys in place, and the last
  * value read for it: the same thread, turn and item ids come back line after
  * line, and one string each keeps map keys cheap (a string's hash is kept).
@@ -402,7 +410,7 @@ export class WireFields implements EventFields {
       if (keyClose < 0 || keyClose >= limit || !plainKey(source, at, keyClose) || source[keyClose + 1] !== COLON) return false;
       let after: number;
       if (!validate) after = valueEnd(source, keyClose + 2, limit);
-      else if (this.decode !== undefined && source[keyClose + 2] === QUOTE && sameKey(source, at, keyClose, this.decode)) after = this.decodeMember(source, keyClose + 2, limit);
+      else if (this.decode !== undefined && source[keyClose + 2] === QUOTE && sameKey(source, at, keyClose, this.decode)) after = this.decodeMember(source, keyClose + 2, limit, fenced);
       else after = provenValueEnd(source, keyClose + 2, limit, fenced);
       if (after < 0) return false;
       this.keep(at, keyClose, keyClose + 2, after);
@@ -412,9 +420,17 @@ export class WireFields implements EventFields {
     }
   }
 
-  /** Decodes the string member opened at `open` (for {@link prove}); past it, or -1 when it is not valid JSON text. */
-  private decodeMember(source: Buffer, open: number, limit: number): number {
+  /**
+   * Decodes the string member opened at `open` (for {@link prove}); past it,
+   * or -1 when it is not valid JSON text. One longer than
+   * {@link MAX_DECODED_IN_PROOF} is judged by its bytes instead, not decoded.
+   */
+  private decodeMember(source: Buffer, open: number, limit: number, fenced: boolean): number {
     const close = stringLiteralEnd(source, open, limit);
+    if (close - open > MAX_DECODED_IN_PROOF) {
+      const end = provenStringEnd(source, open, limit, fenced);
+      return end < 0 ? -1 : end + 1;
+    }
     const text = close < 0 ? undefined : decodeLiteral(source, open, close);
     if (text === undefined) return -1;
     this.decodedAt = this.count;
