@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { Redactor } from '../lib/redact/index.js';
-import { accept, isKeyedValueSecret, isPlaceholder } from '../lib/redact/verdict.js';
+import { accept, isKeyedValueSecret, isPlaceholder, sequential } from '../lib/redact/verdict.js';
 import { analyzePattern, checkRule } from '../lib/redact/rule-spec.js';
 import { Allowlist, fingerprint } from '../lib/redact/allow.js';
 
@@ -107,6 +107,29 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig', keyed: false }), 'readable broken header');
   t.notOk(accept({ rule: 'jwt', value: 'eyJuL_8UF5AiQVfO2xlr_HaoSluHz9u.bm90X3ZhbGlkX2pzb24.sig', keyed: false }), 'bytes header, payload not JSON');
   t.notOk(accept({ rule: 'jwt', value: 'eyJuL_8.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig', keyed: false }), 'bytes header shorter than a JWT header');
+});
+
+t.test('hand-typed runs after a key are stand-ins (issue 21), other short values stay secrets', async (t) => {
+  for (const v of ['abc', '123456', 'abc123', 'AbCeFG123', 'abc123xyz', 'abcd-1234', '7890', 'xyz_789.def']) t.ok(sequential(v), `typed: ${v}`);
+  for (const v of ['ab', 'abd', 'abc12', 'hunter2', 'a8Kd03mZ', 'q7w2xk9z', '---', 'abcé', 'zab', '1234567890abcdefg', 'abc!']) t.notOk(sequential(v), `not typed: ${v}`);
+  for (const text of [
+    '<add key="ClearTextPassword" value="abc" />',
+    'SUMO_ACCESS_KEY: AbCeFG123',
+    'password: "123456"',
+    'export GITHUB_TOKEN=abc123xyz',
+    // A provider prefix with ids typed as runs, too long for the short-value check.
+    '"token": "xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d"',
+  ]) {
+    t.equal(redacted(text), text, text);
+  }
+  const table: Array<[string, string]> = [
+    ['password: abd', 'password: <secret:key-value>'],
+    ['SUMO_ACCESS_KEY: AbCeFG12', 'SUMO_ACCESS_KEY: <secret:key-value>'],
+    ['api_token = "abc123def456ghi789jkl012mno345"', 'api_token = "<secret:key-value>"'],
+    ['"token": "xoxp-1234-5981-2750-4ddbc191d40ee098cbaae6f3523ada2d"', '"token": "<secret:key-value>"'],
+    ['"token": "xoxp-2845729301-3829104756-4817263549-4ddbc191d40ee098cbaae6f3523ada2d"', '"token": "<secret:key-value>"'],
+  ];
+  for (const [input, expected] of table) t.equal(redacted(input), expected, input);
 });
 
 t.test('analyzePattern, walked token by token', async (t) => {
