@@ -100,6 +100,10 @@ t.test('the verdict as a function', async (t) => {
   t.ok(isKeyedValueSecret('Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7', 'token=', 'session-'), 'another key name: a secret');
   t.ok(isKeyedValueSecret('Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7', 'token=', ''), 'no text before the match');
   t.notOk(isKeyedValueSecret('http://localhost:8080/v1/status', 'auth_url: '), 'a plain URL');
+  // A home path made `~` on the first pass (seeds 162 and 186 of redact-seeds): left on the second.
+  t.notOk(isKeyedValueSecret('<~ \u001b[0m', 'Token := "'), 'a home path after markup');
+  t.notOk(isKeyedValueSecret('@~\u001b[0m', 'Token := "'), 'a home path after @');
+  t.ok(isKeyedValueSecret('Xk3s~Pq9aLm', 'password: '), 'a ~ between word characters is part of a password');
   t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
   t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
   t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');
@@ -130,6 +134,25 @@ t.test('hand-typed runs after a key are stand-ins (issue 21), other short values
     ['"token": "xoxp-2845729301-3829104756-4817263549-4ddbc191d40ee098cbaae6f3523ada2d"', '"token": "<secret:key-value>"'],
   ];
   for (const [input, expected] of table) t.equal(redacted(input), expected, input);
+});
+
+t.test('OpenAI namespace keys of a whole key\'s length carry the T3BlbkFJ marker (issue 21)', async (t) => {
+  const side = (n: number, seed: string) => seed.repeat(Math.ceil(n / seed.length)).slice(0, n);
+  const a20 = side(20, 'Qz8mV2rK4tN6wB1x');
+  const b20 = side(20, 'Lp3sH7dF9gJ0kC5v');
+  const a58 = side(58, 'Qz8mV2rK4tN6wB1xLp3sH7dF9gJ0kC5v');
+  const a74 = side(74, 'Qz8mV2rK4tN6wB1xLp3sH7dF9gJ0kC5vYe');
+  for (const key of [`sk-proj-${a20}T4BlbkFJ${b20}`, `sk-svcacct-${a58}Xq7rZp2m${a58}`, `sk-admin-${a74}Xq7rZp2m${a74}`]) t.equal(redacted(`key ${key} end`), `key ${key} end`, key.slice(0, 24));
+  for (const key of [
+    `sk-proj-${a20}T3BlbkFJ${b20}`,
+    `sk-svcacct-${a58}T3BlbkFJ${a58}`,
+    // Cut short by a display: not a whole key's length, still taken.
+    `sk-proj-${a58}`,
+    // Plain sk- + 48 is also Braintrust's and Moonshot's format: taken without the marker.
+    `sk-${a20}Xq7rZp2m${b20}`,
+  ]) {
+    t.equal(redacted(`key ${key} end`), 'key <secret:openai-key> end', key.slice(0, 24));
+  }
 });
 
 t.test('analyzePattern, walked token by token', async (t) => {

@@ -223,8 +223,13 @@ const HOST = /^(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|local|internal|la
 const UPPER_NAME = /^(?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})(?:[-_](?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})){1,8}$/;
 /** A value that itself holds a key naming a secret and its separator: text, not a secret. */
 const HOLDS_KEY = /(?:password|passwd|secret|token|api_?key)["']?[ \t]{0,4}[:=]/i;
-/** A placeholder of wuu-redact inside a value. */
-const HAS_PLACEHOLDER = new RegExp(`${PLACEHOLDER_PATTERN}|(?:^|[\\s"'=:(])~(?:[/\\\\\\s"']|$)`);
+/**
+ * A placeholder of wuu-redact inside a value, or the `~` a home path becomes
+ * (`/home/NAME` -> `~`), standing apart from word characters on both sides
+ * (`<~ `, `@~`, `"~/x`): a value holding one was redacted in part already,
+ * and judging it again would change it on a second pass.
+ */
+const HAS_PLACEHOLDER = new RegExp(`${PLACEHOLDER_PATTERN}|(?:^|[^A-Za-z0-9_~])~(?![A-Za-z0-9_])`);
 /** A key naming a password (the text of the match before its value). */
 const PASSWORD_KEY = /pass(?:word|wd|phrase)?|pwd/i;
 /** A value encrypted at rest (SOPS `ENC[AES256_GCM,...]`, Ansible `$ANSIBLE_VAULT`): not readable. */
@@ -338,10 +343,30 @@ export function accept({ rule, value, keyed, key, before }: Verdict): boolean {
   if (rule === 'jwt' && !jsonHeader(value)) return false;
   if (PUBLISHED_KEYS.has(value)) return false;
   if (isPlaceholder(value)) return false;
+  if (rule === 'openai-key' && openAiWithoutMarker(value)) return false;
   // A URL's password: `${DB_PASSWORD}`, `<password>`, `password`, `****` are templates.
   if (rule === 'url-password') return !isConfigValue(value) && !urlPasswordStandIn(value, key ?? '');
   const floor = ENTROPY_FLOOR[rule];
   return floor === undefined || floor === 0 || entropy(tokenBody(value)) >= floor;
+}
+
+/** OpenAI's own key namespaces; plain `sk-` is shared with other vendors (Braintrust, Moonshot, DeepSeek). */
+const OPENAI_NAMESPACE = /^sk-(?:proj|svcacct|admin)-/;
+
+/**
+ * A key in OpenAI's own namespaces (`sk-proj-`, `sk-svcacct-`, `sk-admin-`)
+ * whose body has the length of a whole OpenAI key (20, 58 or 74 characters
+ * each side of the 8-character marker) but not the marker `T3BlbkFJ` (base64
+ * of "OpenAI") that every such key carries: an example edited by hand (the
+ * peers' OpenAI rules ask for the marker; detect-secrets and secretlint list
+ * such strings as false positives). A body of any other length may be a key
+ * cut short by a display or a log and is still taken.
+ */
+function openAiWithoutMarker(value: string): boolean {
+  const ns = OPENAI_NAMESPACE.exec(value);
+  if (!ns) return false;
+  const length = value.length - ns[0].length;
+  return (length === 48 || length === 124 || length === 156) && !value.includes('T3BlbkFJ');
 }
 
 /**
