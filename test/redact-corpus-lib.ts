@@ -755,7 +755,6 @@ const PROVIDER_FP_REASONS: Array<[RegExp, string]> = [
   [/slack/, 'providers: a short but well-formed Slack token (xoxb-<digits>-<chars>)'],
   [/sourcegraph/, 'providers: 40 hex after sgp_ is the documented legacy shape'],
   [/openai/, 'providers: a plain sk- key of 48 characters without the T3BlbkFJ marker: Braintrust and Moonshot issue that shape without it (sk-proj-/sk-svcacct-/sk-admin- keys of a whole key\'s length without the marker are left alone, verdict.ts)'],
-  [/gitlab-token: gloas-/, 'providers: gloas- and 64 URL-safe characters or more; the peer rejects it by its exact length only'],
 ];
 
 /**
@@ -919,9 +918,9 @@ const LEFT: readonly string[] = [
   '  counted apart: the issue asks to leave what the peers deliberately do not flag, and a redactor cannot leave',
   "  these and catch that rule's positives (recall counts the same shapes). Of the others, two are e-mail addresses",
   "  (`--paths home`, the default, makes them `<email>`: a privacy rule, not a secret rule), one is a plain `sk-` key",
-  "  of 48 characters (Braintrust's and Moonshot's format too), one a `gloas-` token longer than the 64 the peer asks.",
-  '  Typed runs after a key (`abc`, `AbCeFG123`, `xoxp-1234-1234-1234-...`) and OpenAI namespace keys of a whole',
-  "  key's length without `T3BlbkFJ` are left alone since this round (lib/redact/verdict.ts).",
+  "  of 48 characters (Braintrust's and Moonshot's format too). Typed runs after a key (`abc`, `AbCeFG123`,",
+  "  `xoxp-1234-1234-1234-...`), OpenAI namespace keys of a whole key's length without `T3BlbkFJ` (verdict.ts) and",
+  '  `gloas-` strings longer than 64 (providers.ts) are left alone since this round.',
   '- A bare 64-hex secp256k1 key is not taken (indistinguishable from a SHA-256 digest without context); Facebook',
   '  `APPID|SECRET` has no selective literal (both: see lib/redact/peer-rules.ts).',
 ];

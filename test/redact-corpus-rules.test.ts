@@ -22,6 +22,8 @@ t.test('formats the corpus showed missed are taken', async (t) => {
     // GitLab pipeline trigger tokens with any URL-safe body of 40.
     ['glptt-Need5_T00-be-exactly-40-chars--ELse_fail ok', '<secret:gitlab-token> ok'],
     ['glptt-0123456789abcdef0123456789abcdef01234567', '<secret:gitlab-token>'],
+    // GitLab OAuth application secrets: gloas- and exactly 64.
+    ['app gloas-faa0r141s0vmknm7t27tvpti7kyie1fi2g42xnxzh10ksp9b0pr4zwxgg8eqk8cf.', 'app <secret:gitlab-token>.'],
     // Cloudflare cfk_ keys longer than documented are taken whole.
     [`cfk_ZE4CrcFhEIDXk9vL2sTLeARsFp2ZZYbydVDhhIUq8573bbfe${'q7'.repeat(6)} end`, '<secret:cloudflare-token> end'],
     // Databricks: 32 hex after dapi, even when a letter follows (a workspace host named after it).
@@ -43,6 +45,8 @@ t.test('formats the corpus showed missed are taken', async (t) => {
 
 t.test('peer false-positive shapes are left alone', async (t) => {
   for (const text of [
+    // A gloas- string longer than GitLab's 64 (both peers ask that exact length).
+    'gloas-checking_Length-Is-_exactly_64--Xchecking_Length-Is-_longer_longer',
     // Filler tails and hand-typed ids.
     '"token4": "xoxp-572370529330-573807301142-572331691188-####################"',
     '"token1": "xoxp-1234567890"',
