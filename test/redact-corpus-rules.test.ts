@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { Redactor } from '../lib/redact/index.js';
-import { accept, isKeyedValueSecret, isPlaceholder } from '../lib/redact/verdict.js';
+import { accept, isKeyedValueSecret, isPlaceholder, sequential } from '../lib/redact/verdict.js';
 import { analyzePattern, checkRule } from '../lib/redact/rule-spec.js';
 import { Allowlist, fingerprint } from '../lib/redact/allow.js';
 
@@ -22,6 +22,8 @@ t.test('formats the corpus showed missed are taken', async (t) => {
     // GitLab pipeline trigger tokens with any URL-safe body of 40.
     ['glptt-Need5_T00-be-exactly-40-chars--ELse_fail ok', '<secret:gitlab-token> ok'],
     ['glptt-0123456789abcdef0123456789abcdef01234567', '<secret:gitlab-token>'],
+    // GitLab OAuth application secrets: gloas- and exactly 64.
+    ['app gloas-faa0r141s0vmknm7t27tvpti7kyie1fi2g42xnxzh10ksp9b0pr4zwxgg8eqk8cf.', 'app <secret:gitlab-token>.'],
     // Cloudflare cfk_ keys longer than documented are taken whole.
     [`cfk_ZE4CrcFhEIDXk9vL2sTLeARsFp2ZZYbydVDhhIUq8573bbfe${'q7'.repeat(6)} end`, '<secret:cloudflare-token> end'],
     // Databricks: 32 hex after dapi, even when a letter follows (a workspace host named after it).
@@ -43,6 +45,8 @@ t.test('formats the corpus showed missed are taken', async (t) => {
 
 t.test('peer false-positive shapes are left alone', async (t) => {
   for (const text of [
+    // A gloas- string longer than GitLab's 64 (both peers ask that exact length).
+    'gloas-checking_Length-Is-_exactly_64--Xchecking_Length-Is-_longer_longer',
     // Filler tails and hand-typed ids.
     '"token4": "xoxp-572370529330-573807301142-572331691188-####################"',
     '"token1": "xoxp-1234567890"',
@@ -100,6 +104,10 @@ t.test('the verdict as a function', async (t) => {
   t.ok(isKeyedValueSecret('Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7', 'token=', 'session-'), 'another key name: a secret');
   t.ok(isKeyedValueSecret('Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7', 'token=', ''), 'no text before the match');
   t.notOk(isKeyedValueSecret('http://localhost:8080/v1/status', 'auth_url: '), 'a plain URL');
+  // A home path made `~` on the first pass (seeds 162 and 186 of redact-seeds): left on the second.
+  t.notOk(isKeyedValueSecret('<~ \u001b[0m', 'Token := "'), 'a home path after markup');
+  t.notOk(isKeyedValueSecret('@~\u001b[0m', 'Token := "'), 'a home path after @');
+  t.ok(isKeyedValueSecret('Xk3s~Pq9aLm', 'password: '), 'a ~ between word characters is part of a password');
   t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
   t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
   t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');
@@ -107,6 +115,48 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(accept({ rule: 'jwt', value: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig', keyed: false }), 'readable broken header');
   t.notOk(accept({ rule: 'jwt', value: 'eyJuL_8UF5AiQVfO2xlr_HaoSluHz9u.bm90X3ZhbGlkX2pzb24.sig', keyed: false }), 'bytes header, payload not JSON');
   t.notOk(accept({ rule: 'jwt', value: 'eyJuL_8.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig', keyed: false }), 'bytes header shorter than a JWT header');
+});
+
+t.test('hand-typed runs after a key are stand-ins (issue 21), other short values stay secrets', async (t) => {
+  for (const v of ['abc', '123456', 'abc123', 'AbCeFG123', 'abc123xyz', 'abcd-1234', '7890', 'xyz_789.def']) t.ok(sequential(v), `typed: ${v}`);
+  for (const v of ['ab', 'abd', 'abc12', 'hunter2', 'a8Kd03mZ', 'q7w2xk9z', '---', 'abcé', 'zab', '1234567890abcdefg', 'abc!']) t.notOk(sequential(v), `not typed: ${v}`);
+  for (const text of [
+    '<add key="ClearTextPassword" value="abc" />',
+    'SUMO_ACCESS_KEY: AbCeFG123',
+    'password: "123456"',
+    'export GITHUB_TOKEN=abc123xyz',
+    // A provider prefix with ids typed as runs, too long for the short-value check.
+    '"token": "xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d"',
+  ]) {
+    t.equal(redacted(text), text, text);
+  }
+  const table: Array<[string, string]> = [
+    ['password: abd', 'password: <secret:key-value>'],
+    ['SUMO_ACCESS_KEY: AbCeFG12', 'SUMO_ACCESS_KEY: <secret:key-value>'],
+    ['api_token = "abc123def456ghi789jkl012mno345"', 'api_token = "<secret:key-value>"'],
+    ['"token": "xoxp-1234-5981-2750-4ddbc191d40ee098cbaae6f3523ada2d"', '"token": "<secret:key-value>"'],
+    ['"token": "xoxp-2845729301-3829104756-4817263549-4ddbc191d40ee098cbaae6f3523ada2d"', '"token": "<secret:key-value>"'],
+  ];
+  for (const [input, expected] of table) t.equal(redacted(input), expected, input);
+});
+
+t.test('OpenAI namespace keys of a whole key\'s length carry the T3BlbkFJ marker (issue 21)', async (t) => {
+  const side = (n: number, seed: string) => seed.repeat(Math.ceil(n / seed.length)).slice(0, n);
+  const a20 = side(20, 'Qz8mV2rK4tN6wB1x');
+  const b20 = side(20, 'Lp3sH7dF9gJ0kC5v');
+  const a58 = side(58, 'Qz8mV2rK4tN6wB1xLp3sH7dF9gJ0kC5v');
+  const a74 = side(74, 'Qz8mV2rK4tN6wB1xLp3sH7dF9gJ0kC5vYe');
+  for (const key of [`sk-proj-${a20}T4BlbkFJ${b20}`, `sk-svcacct-${a58}Xq7rZp2m${a58}`, `sk-admin-${a74}Xq7rZp2m${a74}`]) t.equal(redacted(`key ${key} end`), `key ${key} end`, key.slice(0, 24));
+  for (const key of [
+    `sk-proj-${a20}T3BlbkFJ${b20}`,
+    `sk-svcacct-${a58}T3BlbkFJ${a58}`,
+    // Cut short by a display: not a whole key's length, still taken.
+    `sk-proj-${a58}`,
+    // Plain sk- + 48 is also Braintrust's and Moonshot's format: taken without the marker.
+    `sk-${a20}Xq7rZp2m${b20}`,
+  ]) {
+    t.equal(redacted(`key ${key} end`), 'key <secret:openai-key> end', key.slice(0, 24));
+  }
 });
 
 t.test('analyzePattern, walked token by token', async (t) => {

@@ -18,8 +18,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { changedTexts, cleanStream, CORPUS_DIR, falsePositiveChanges, gapClass, GAP_CLASSES, isSelfPrefixed, loadCorpus, measure, peerPositive, perFamily, redactLines, summarize, survivorKey } from './redact-corpus-lib.js';
 
-/** Floors of this corpus, measured on the redact-recall branch (issue 21); raise them, never lower them. */
-const FLOOR = { all: 0.985, standalone: 0.995, position: 0.96, falsePositives: 24 };
+/** Floors of this corpus, measured on the redact-recall and redact-fp branches (issue 21); recall floors only go up, the false-positive ceiling only down. */
+const FLOOR = { all: 0.985, standalone: 0.995, position: 0.96, falsePositives: 19 };
 
 const { secrets, falsePositives } = loadCorpus();
 

@@ -94,7 +94,7 @@ t.test('allow: a listed value is left alone everywhere, others still go', async 
     JSON.stringify({ message: `${GHP} and hunter2 mail alice@example.com <email> password=hunter2 token=<secret:key-value>`, password: 'hunter2', type: 'x' }).replace(/[<>]/g, (c) => (c === '<' ? '\\u003c' : '\\u003e')),
   );
   t.same(findings.map((f) => f.rule), ['email', 'key-value']);
-  const split = run([delta('password=hun'), delta('ter2 and token=abc123'), DONE], { allow });
+  const split = run([delta('password=hun'), delta('ter2 and token=q7w2xk'), DONE], { allow });
   t.equal(split.lines.map((l) => (JSON.parse(l) as { delta?: string }).delta ?? '').join(''), 'password=hunter2 and token=<secret:key-value>', 'split pieces too');
   const again = run(split.lines, { allow });
   t.same(again.lines, split.lines, 'idempotent');

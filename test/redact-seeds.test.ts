@@ -25,6 +25,8 @@ const words = [
   'sk-proj-', 'abc123def456ghi789jkl012', 'ghp_', '0123456789abcdefghijABCDEFGHIJ012345', 'Bearer ', '/home/', 'margarethe', '/x', '\\', '\n',
   '<', '>', 'secret', 'é', '{', '}', '-u ', 'root', '-p ', 'mongodb+srv:', '//u:', 'pw@h', '<apiToken>', '</apiToken>', '$t .= "',
   'alice.smith', '@', 'example.com', '\u001b[0m', 'path', 'pat', 'AKIA', 'IOSFODNN7EXAMPLE', 'eyJ', 'hbGciOiJIUzI1NiJ9', '.', '--',
+  // Typed runs (`abc`, `789`) that the verdict leaves after a key, alone or glued to other pieces.
+  'abc', '789', 'xoxp-1234-1234-1234-',
 ];
 const text = fc.array(fc.constantFrom(...words), { maxLength: 10 }).map((w) => w.join(''));
 const event = fc.oneof(

@@ -117,7 +117,7 @@ t.test('each secret kind, plainly written', async (t) => {
     ['-----BEGIN OPENSSH PRIVATE KEY-----\ndHPF1GZrrsmYmxd5sjpKqMPY+CvxxWzfhbX7iYwDGOfFXtNL/mhPNLyiPzTiO1nj\n-----END OPENSSH PRIVATE KEY-----\nafter', '<secret:private-key>\nafter'],
     ['https://bob:hunter2@example.com/x', 'https://bob:<secret:url-password>@example.com/x'],
     ['PASSWORD=hunter2 next', 'PASSWORD=<secret:key-value> next'],
-    ['export GITHUB_TOKEN=abc123xyz', 'export GITHUB_TOKEN=<secret:key-value>'],
+    ['export GITHUB_TOKEN=q7w2xk9z', 'export GITHUB_TOKEN=<secret:key-value>'],
     ['password: "my pass phrase"', 'password: "<secret:key-value>"'],
     ['{"api_key":"a8Kd03mZ"}', '{"api_key":"<secret:key-value>"}'],
     ['apiKey: f00x; accessToken=b4rq', 'apiKey: <secret:key-value>; accessToken=<secret:key-value>'],

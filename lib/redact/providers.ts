@@ -123,11 +123,20 @@ export const PROVIDER_RULES: readonly RuleSpec[] = Object.freeze([
     max: 128,
   }),
   token('gitlab-token', {
-    description: 'GitLab agent tokens (glagent- + 50) and OAuth application secrets (gloas- + 64)',
-    prefixes: ['glagent-', 'gloas-'],
+    description: 'GitLab agent tokens (glagent- + 50 or more)',
+    prefixes: ['glagent-'],
     body: `[${URLSAFE}]{50,128}`,
     alphabet: URLSAFE,
     max: 128,
+  }),
+  token('gitlab-token', {
+    description: 'GitLab OAuth application secrets (gloas- + 64)',
+    prefixes: ['gloas-'],
+    // Exactly 64 with a right edge: GitLab writes 64 hex characters, and both gitleaks and
+    // detect-secrets ask that length; a longer gloas- string is documentation's stand-in.
+    body: `[${URLSAFE}]{64}(?![${URLSAFE}])`,
+    alphabet: URLSAFE,
+    max: 64,
   }),
   token('gitlab-token', {
     description: 'GitLab runner registration tokens (GR1348941...)',

@@ -114,6 +114,53 @@ const PUBLISHED_KEYS: ReadonlySet<string> = new Set([
   'AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY',
 ]);
 
+/** The next character of an ascending run (`a`->`b`, `8`->`9`, `9`->`0`), case-folded; -1 for none. */
+function nextInRun(code: number): number {
+  if (code >= 97 && code < 122) return code + 1;
+  if (code >= 48 && code < 57) return code + 1;
+  return code === 57 ? 48 : -1;
+}
+
+/**
+ * A value typed as runs of the alphabet or the digits, each of 3 or more,
+ * maybe joined by `-`, `_` or `.` (`abc`, `123456`, `abc123xyz`,
+ * `AbCeFG123`, `1234-5678`): what people write for "some value". Random
+ * text starts a run of 3 about once in 3,800 characters (two successors
+ * in a row, 1 in 62 each), so a value made of them is hand-typed. detect-secrets drops wholly
+ * sequential strings; gitleaks' entropy floor drops these too. Up to 16
+ * characters, the length of a typed stand-in: longer runs fill a token's
+ * whole format, which is how test suites write sample tokens (trufflehog
+ * lists `abc123def456ghi789jkl012mno345` as a true positive), and are left
+ * to the other checks.
+ */
+export function sequential(value: string): boolean {
+  if (value.length < 3 || value.length > 16) return false;
+  const v = value.toLowerCase();
+  let run = 0;
+  let runs = 0;
+  let prev = -1;
+  for (let i = 0; i <= v.length; i++) {
+    const code = i < v.length ? v.charCodeAt(i) : -2;
+    if (run > 0 && code === nextInRun(prev)) {
+      run++;
+      prev = code;
+      continue;
+    }
+    // A run ends here: it must have been 3 long.
+    if (run > 0 && run < 3) return false;
+    if (code === 45 || code === 95 || code === 46) {
+      run = 0;
+      prev = -1;
+    } else if (code >= 0) {
+      if (!((code >= 97 && code <= 122) || (code >= 48 && code <= 57))) return false;
+      runs++;
+      run = 1;
+      prev = code;
+    }
+  }
+  return runs > 0;
+}
+
 /**
  * A placeholder: a body that is mostly one filler character (`XXXX`, `xxxx`,
  * `0000`, `1111`, `****`), an AWS-style `...EXAMPLE` value, a run of the
@@ -176,8 +223,13 @@ const HOST = /^(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|local|internal|la
 const UPPER_NAME = /^(?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})(?:[-_](?:[A-Z]{2,}[0-9]{0,2}|[A-Z][0-9][A-Z]|[0-9]{1,4})){1,8}$/;
 /** A value that itself holds a key naming a secret and its separator: text, not a secret. */
 const HOLDS_KEY = /(?:password|passwd|secret|token|api_?key)["']?[ \t]{0,4}[:=]/i;
-/** A placeholder of wuu-redact inside a value. */
-const HAS_PLACEHOLDER = new RegExp(`${PLACEHOLDER_PATTERN}|(?:^|[\\s"'=:(])~(?:[/\\\\\\s"']|$)`);
+/**
+ * A placeholder of wuu-redact inside a value, or the `~` a home path becomes
+ * (`/home/NAME` -> `~`), standing apart from word characters on both sides
+ * (`<~ `, `@~`, `"~/x`): a value holding one was redacted in part already,
+ * and judging it again would change it on a second pass.
+ */
+const HAS_PLACEHOLDER = new RegExp(`${PLACEHOLDER_PATTERN}|(?:^|[^A-Za-z0-9_~])~(?![A-Za-z0-9_])`);
 /** A key naming a password (the text of the match before its value). */
 const PASSWORD_KEY = /pass(?:word|wd|phrase)?|pwd/i;
 /** A value encrypted at rest (SOPS `ENC[AES256_GCM,...]`, Ansible `$ANSIBLE_VAULT`): not readable. */
@@ -245,6 +297,8 @@ export function isKeyedValueSecret(value: string, key = '', before = ''): boolea
   if (HAS_PLACEHOLDER.test(v)) return false;
   // `~` is what a home path becomes (`/home/NAME/...` -> `~/...`): a path, redacted already.
   if (v.startsWith('~')) return false;
+  // A hand-typed run (`abc`, `123456`, `AbCeFG123`) stands for a value, after any key.
+  if (sequential(v)) return false;
   // After a password key a word is a (weak) password, unless it says it is a stand-in.
   if (PASSWORD_KEY.test(key) && !/fake|dummy|example|sample|^real[_-]?(?:key|secret|password|token)$/i.test(v) && /[A-Za-z0-9]/.test(v)) {
     return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));
@@ -289,10 +343,30 @@ export function accept({ rule, value, keyed, key, before }: Verdict): boolean {
   if (rule === 'jwt' && !jsonHeader(value)) return false;
   if (PUBLISHED_KEYS.has(value)) return false;
   if (isPlaceholder(value)) return false;
+  if (rule === 'openai-key' && openAiWithoutMarker(value)) return false;
   // A URL's password: `${DB_PASSWORD}`, `<password>`, `password`, `****` are templates.
   if (rule === 'url-password') return !isConfigValue(value) && !urlPasswordStandIn(value, key ?? '');
   const floor = ENTROPY_FLOOR[rule];
   return floor === undefined || floor === 0 || entropy(tokenBody(value)) >= floor;
+}
+
+/** OpenAI's own key namespaces; plain `sk-` is shared with other vendors (Braintrust, Moonshot, DeepSeek). */
+const OPENAI_NAMESPACE = /^sk-(?:proj|svcacct|admin)-/;
+
+/**
+ * A key in OpenAI's own namespaces (`sk-proj-`, `sk-svcacct-`, `sk-admin-`)
+ * whose body has the length of a whole OpenAI key (20, 58 or 74 characters
+ * each side of the 8-character marker) but not the marker `T3BlbkFJ` (base64
+ * of "OpenAI") that every such key carries: an example edited by hand (the
+ * peers' OpenAI rules ask for the marker; detect-secrets and secretlint list
+ * such strings as false positives). A body of any other length may be a key
+ * cut short by a display or a log and is still taken.
+ */
+function openAiWithoutMarker(value: string): boolean {
+  const ns = OPENAI_NAMESPACE.exec(value);
+  if (!ns) return false;
+  const length = value.length - ns[0].length;
+  return (length === 48 || length === 124 || length === 156) && !value.includes('T3BlbkFJ');
 }
 
 /**
@@ -344,7 +418,9 @@ function jsonHeader(value: string): boolean {
   if (head !== undefined && head.includes('}')) return true;
   // A header that is readable text but no JSON object (`{"alg":"HS256"` cut
   // short) is a broken example. One that decodes to bytes (vendor-mangled or
-  // encrypted) followed by a JSON payload segment of a JWT's size is a token.
+  // encrypted, or an example edited by hand) followed by a JSON payload
+  // segment of a JWT's size is a token: gitleaks lists such edited examples
+  // as true positives (detect-secrets, which decodes, does not).
   if (head === undefined || /^[\x20-\x7e]*$/.test(head)) return false;
   return dot >= 17 && /^ey[A-Za-z0-9_-]{17}/.test(value.slice(dot + 1));
 }
@@ -383,9 +459,11 @@ function prefixTable(): Array<[string, RegExp[]]> {
  */
 function malformedToken(value: string): boolean {
   let claimed = false;
+  // A long value is a token of a shape we do not know yet, not an example, unless a part of it
+  // is hand-typed (`xoxp-1234-1234-1234-...`: ids the provider never issues).
+  const typed = value.length >= 40 && value.split(/[-_.:|]/).filter((part) => part.length >= 4 && sequential(part)).length >= 2;
   for (const [prefix, patterns] of prefixTable()) {
-    // A long value is a token of a shape we do not know yet, not an example.
-    if (!value.startsWith(prefix) || value.length - prefix.length >= 40) continue;
+    if (!value.startsWith(prefix) || (value.length - prefix.length >= 40 && !typed)) continue;
     claimed = true;
     if (patterns.some((re) => re.test(value))) return false;
   }
