@@ -35,6 +35,38 @@ function readOption(option: string, file: string): string {
   }
 }
 
+/**
+ * Whether the argument after `--report` is the findings file rather than an
+ * input. `--report` alone (counts on stderr) came first, so an argument that
+ * can be read as an input stays one: a JSONPath, a directory, a file with
+ * events. A new file, an empty one or an earlier findings report is the
+ * report's: no command line that worked changes meaning, no input is
+ * overwritten.
+ */
+function isReportFile(next: string): boolean {
+  if (next.startsWith('$')) return false;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(next);
+  } catch {
+    return true; // nothing there: as an input it would have been an error
+  }
+  if (!stat.isFile()) return false;
+  if (stat.size === 0) return true;
+  const head = Buffer.alloc(Math.min(stat.size, 4096));
+  try {
+    const fd = fs.openSync(next, 'r');
+    try {
+      fs.readSync(fd, head, 0, head.length, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false; // unreadable: reported as an input
+  }
+  return /^\{"file":.*"fingerprint":"[0-9a-f]{16}"/.test(head.toString('latin1'));
+}
+
 export const spec: ToolSpec = {
   name: 'wuu-redact',
   summary: 'remove secrets and private paths, keep the stream valid',
@@ -62,13 +94,17 @@ Options:
                          (<secret:RULE:1a2b3c4d>), keyed by --salt
       --salt TEXT        HMAC key for --pseudonymize and fingerprints (default:
                          a public salt; use a per-project secret)
-      --report           print counts per rule and per event type on stderr
-      --report-path FILE write every finding to FILE as JSON lines: {"file",
-                         "line", "path", "rule", "fingerprint"}; never the
-                         secret, only 16 hex digits of HMAC-SHA256(salt, value)
+      --report [FILE]    with FILE: write every finding to FILE as JSON lines:
+                         {"file", "line", "path", "rule", "fingerprint"}; never
+                         the secret, only 16 hex digits of HMAC-SHA256(salt,
+                         value). FILE is a new file, an empty one or an earlier
+                         report (an existing file of events is an input; use
+                         --report=FILE to overwrite it). Without FILE: print
+                         counts per rule and per event type on stderr
+      --report-path FILE the same as --report=FILE
       --allow FILE       leave alone the values FILE lists (repeatable): one
                          per line, a literal value or a fingerprint from
-                         --report-path; blank lines and '#' lines are ignored
+                         --report; blank lines and '#' lines are ignored
       --check            write nothing; print FILE:LINE: RULE on stderr for
                          each finding and exit 1 when there is any
 
@@ -82,10 +118,12 @@ text.
 Examples:
   wuu exec --json "fix the tests" | wuu-redact > share.jsonl
   wuu-redact --check run.jsonl
-  wuu-redact --report '$..arguments' run.jsonl > share.jsonl`,
+  wuu-redact --report '$..arguments' run.jsonl > share.jsonl
+  wuu-redact --report findings.jsonl run.jsonl > share.jsonl`,
   flags: {
     string: ['pattern', 'rules', 'paths', 'salt', 'report-path', 'allow'],
-    boolean: ['remove', 'default-rules', 'pseudonymize', 'report', 'check'],
+    boolean: ['remove', 'default-rules', 'pseudonymize', 'check'],
+    optionalValue: { report: isReportFile },
     repeatable: ['pattern', 'rules', 'allow'],
     defaults: { 'default-rules': true },
   },
@@ -94,7 +132,11 @@ Examples:
     const inputs = positionals.filter((arg) => !arg.startsWith('$'));
     const mode = flags.string('paths') ?? 'home';
     if (mode !== 'home' && mode !== 'all' && mode !== 'none') throw new UsageError(`--paths takes home, all or none, not '${mode}'`);
-    if (flags.has('salt') && !flags.bool('pseudonymize') && !flags.has('report-path') && flags.list('allow').length === 0) {
+    const reportFile = flags.string('report') || undefined;
+    if (reportFile !== undefined && flags.has('report-path')) throw new UsageError('--report FILE and --report-path FILE name the same report; give one');
+    const reportPath = reportFile ?? flags.string('report-path');
+    const reportOption = reportFile !== undefined ? '--report' : '--report-path';
+    if (flags.has('salt') && !flags.bool('pseudonymize') && reportPath === undefined && flags.list('allow').length === 0) {
       throw new UsageError('--salt only makes sense with --pseudonymize');
     }
     if (flags.bool('remove') && paths.length === 0) throw new UsageError('--remove needs a JSONPath argument (such as $..arguments)');
@@ -110,15 +152,14 @@ Examples:
       const entries: string[] = [];
       for (const file of flags.list('allow')) entries.push(...Allowlist.parse(readOption('--allow', file), salt ?? DEFAULT_SALT).entries());
       const allow = entries.length > 0 ? new Allowlist(entries, salt ?? DEFAULT_SALT) : undefined;
-      const reportPath = flags.string('report-path');
       let findings: ((finding: Finding) => void) | undefined;
       if (reportPath !== undefined) {
-        if (reportPath === '') throw new UsageError('--report-path needs a file name');
+        if (reportPath === '') throw new UsageError(`${reportOption} needs a file name`);
         let fd: number;
         try {
           fd = fs.openSync(reportPath, 'w');
         } catch (err) {
-          throw new UsageError(`--report-path ${reportPath}: ${describe(err)}`);
+          throw new UsageError(`${reportOption} ${reportPath}: ${describe(err)}`);
         }
         findings = (finding) => fs.writeSync(fd, `${JSON.stringify(finding)}\n`);
       }
@@ -130,7 +171,7 @@ Examples:
         pathMode: mode as PathMode,
         pseudonymize: flags.bool('pseudonymize'),
         salt,
-        report: flags.bool('report'),
+        report: flags.string('report') === '',
         check: flags.bool('check'),
         log: warn,
         findings,

@@ -266,6 +266,39 @@ t.test('binary: --report-path and --allow, exact output', async (t) => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+t.test('binary: --report FILE writes the findings; --report alone still counts; an input is never taken for the report', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-redact-report-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const input = `${JSON.stringify({ message: `a ${GHP}`, type: 'x' })}\n`;
+  const redacted = '{"message":"a \\u003csecret:github-token\\u003e","type":"x"}\n';
+  const finding = `${JSON.stringify({ file: '<stdin>', line: 1, path: '$.message', rule: 'github-token', fingerprint: fingerprint(GHP, 'team') })}\n`;
+  const report = path.join(dir, 'findings.jsonl');
+  const fresh = await runBin('wuu-redact', ['--report', report, '--salt', 'team'], { input });
+  t.same([fresh.stdout, fresh.stderr, fresh.code, fs.readFileSync(report, 'utf8')], [redacted, '', 0, finding], 'a new file: the findings, nothing on stderr');
+  const again = await runBin('wuu-redact', ['--salt', 'team', '--report', report], { input: input + input });
+  t.same([again.stdout, again.code, fs.readFileSync(report, 'utf8')], [redacted + redacted, 0, finding + finding.replace('"line":1', '"line":2')], 'an earlier report is rewritten');
+  const empty = path.join(dir, 'empty.jsonl');
+  fs.writeFileSync(empty, '');
+  const intoEmpty = await runBin('wuu-redact', ['--report', empty, '--salt', 'team'], { input });
+  t.same([intoEmpty.stdout, intoEmpty.code, fs.readFileSync(empty, 'utf8')], [redacted, 0, finding], 'an empty file is the report');
+  const events = path.join(dir, 'run.jsonl');
+  fs.writeFileSync(events, input);
+  const counts = await runBin('wuu-redact', ['--report', events]);
+  t.same(
+    [counts.stdout, counts.stderr, counts.code, fs.readFileSync(events, 'utf8')],
+    [redacted, 'wuu-redact: report: 1 redaction in 1 of 1 events\nwuu-redact: report: rule github-token: 1\nwuu-redact: report: type x: 1\n', 0, input],
+    'a file of events after --report is an input (counts on stderr), never overwritten',
+  );
+  const counted = await runBin('wuu-redact', ['--report', '$..nothing', events]);
+  t.same([counted.stdout, counted.code], [redacted, 0], 'a JSONPath after --report is a JSONPath');
+  const forced = await runBin('wuu-redact', [`--report=${events}`, '--salt', 'team'], { input });
+  t.same([forced.stdout, forced.code, fs.readFileSync(events, 'utf8')], [redacted, 0, finding], '--report=FILE always names the report');
+  const both = await runBin('wuu-redact', ['--report', report, '--report-path', report], { input });
+  t.same([both.stdout, both.stderr, both.code], ['', "wuu-redact: --report FILE and --report-path FILE name the same report; give one\nTry 'wuu-redact --help' for more information.\n", 2]);
+  const unwritable = await runBin('wuu-redact', ['--report=' + dir], { input });
+  t.same([unwritable.stdout, unwritable.stderr, unwritable.code], ['', `wuu-redact: --report ${dir}: Is a directory\nTry 'wuu-redact --help' for more information.\n`, 2]);
+});
+
 t.test('deltaTail: the end of a big delta string, decoded from its last bytes', async (t) => {
   const line = (d: string, extra = '') => Buffer.from(`{"delta":${JSON.stringify(d)}${extra},"type":"tool_output_delta"}`);
   t.equal(deltaTail(line('short'), 100), 'short', 'a short line: all of it');

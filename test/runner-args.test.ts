@@ -66,6 +66,27 @@ t.test('what stays allowed: repeatable flags, negatable flags, clusters, attache
   t.equal(r.code, 0, 'wuu-pretty --no-color');
 });
 
+t.test('a value flag whose value may be left out: the next argument only when the test takes it', async (t) => {
+  const spec = { flags: { string: ['where'], boolean: ['invert'], optionalValue: { report: (next: string) => next.endsWith('.out') } } };
+  const cases: Array<[string[], string | undefined, string[]]> = [
+    [['--report', 'a.out', 'in.jsonl'], 'a.out', ['in.jsonl']],
+    [['--report', 'in.jsonl'], '', ['in.jsonl']],
+    [['--report'], '', []],
+    [['--report', '--invert', 'x.out'], '', ['x.out']],
+    [['--report', '-'], '', ['-']],
+    [['--report=in.jsonl', 'x'], 'in.jsonl', ['x']],
+    [['--report='], '', []],
+    [['x.out'], undefined, ['x.out']],
+    [['--', '--report', 'a.out'], undefined, ['--report', 'a.out']],
+  ];
+  for (const [argv, value, positionals] of cases) {
+    const parsed = parseArgs(spec, argv);
+    t.same([parsed.flags.string('report'), parsed.positionals], [value, positionals], argv.join(' '));
+  }
+  t.equal(parseArgs(spec, ['--report']).flags.has('report'), true, 'bare: given');
+  t.throws(() => parseArgs(spec, ['--report', 'a.out', '--report']), /option --report given more than once/);
+});
+
 t.test('--help and --version: output errors are reported, a closed pipe is quiet', async (t) => {
   for (const flag of ['--help', '--version']) {
     const full = await runIn(filter, [flag], '', { stdout: failingStdout('ENOSPC') });

@@ -40,6 +40,13 @@ export interface FlagSpec {
   negatable?: string[];
   /** The values a value flag allows, when they are a fixed set (for completion). */
   values?: Record<string, readonly string[]>;
+  /**
+   * Value flags whose value may be left out. `--name=VALUE` always has one;
+   * `--name NEXT` takes NEXT only when the test says NEXT is its value (not
+   * an input); a bare `--name` reads as ''. For a flag that was a boolean
+   * before it took a value: every command line that worked keeps its meaning.
+   */
+  optionalValue?: Record<string, (next: string) => boolean>;
 }
 
 /** Typed access to the parsed flags. */
@@ -138,6 +145,7 @@ interface Grammar {
   alias: Map<string, string>;
   negatable: Set<string>;
   repeatable: Set<string>;
+  optionalValue: Map<string, (next: string) => boolean>;
 }
 
 function grammarOf(own: FlagSpec): Grammar {
@@ -146,7 +154,9 @@ function grammarOf(own: FlagSpec): Grammar {
   const alias = new Map<string, string>([...Object.entries(COMMON_FLAGS.alias), ...Object.entries(own.alias ?? {})]);
   const negatable = new Set(own.negatable ?? []);
   for (const [name, value] of Object.entries(own.defaults ?? {})) if (value === true && booleans.has(name)) negatable.add(name);
-  return { strings, booleans, alias, negatable, repeatable: new Set(own.repeatable ?? []) };
+  for (const name of Object.keys(own.optionalValue ?? {})) strings.add(name);
+  const optionalValue = new Map(Object.entries(own.optionalValue ?? {}));
+  return { strings, booleans, alias, negatable, repeatable: new Set(own.repeatable ?? []), optionalValue };
 }
 
 /** "; did you mean '--breakdown'?" for a mistyped long option, or nothing. */
@@ -197,6 +207,15 @@ function checkArgv(g: Grammar, argv: readonly string[]): string[] {
         continue;
       }
       once(name, shown);
+      const isValue = g.optionalValue.get(name);
+      if (eq < 0 && isValue !== undefined) {
+        const next = argv[i + 1];
+        if (next !== undefined && !next.startsWith('-') && isValue(next)) {
+          out.push(next);
+          i++;
+        } else out[out.length - 1] = `--${raw}=`; // bare: '' rather than minimist taking the next argument
+        continue;
+      }
       if (eq < 0) {
         const next = argv[i + 1];
         if (next === undefined || (next.startsWith('-') && next !== '-')) throw new UsageError(`option ${shown} needs a value`);
