@@ -66,7 +66,7 @@ function chunked(bytes: Buffer, size: number): Buffer[] {
   return chunks;
 }
 
-const ARGVS = [[], ['tool_*'], ['-v', 'tool_*'], ['--keep-result', 'tool_started'], ['tool', 'result'], ['--count', 'tool_*']];
+const ARGVS = [[], ['--max-line-bytes', '60'], ['tool_*'], ['-v', 'tool_*'], ['--keep-result', 'tool_started'], ['tool', 'result'], ['--count', 'tool_*']];
 
 t.test('fast path and general path agree, line by line, in any chunk sizes', async (t) => {
   for (const ending of ['\n', '']) {

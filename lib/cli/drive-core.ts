@@ -17,7 +17,7 @@
 import type { Core, Emit } from '../core.js';
 import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type LineHandler, type Output } from '../jsonl.js';
 import { TypeSniffer } from '../type-sniff.js';
-import { isJsonEvent } from '../validate.js';
+import { isJsonEvent, linesValidated, validEventLines } from '../validate.js';
 import type { InputLoop } from './input-loop.js';
 import { oversizeStreamer } from './oversize-stream.js';
 import { judgeBadLine, type BadLinePolicy } from './policy.js';
@@ -125,6 +125,28 @@ function fastPath(
   };
 }
 
+/**
+ * The fast path for a core that copies every valid line (Core.copies true):
+ * a chunk's run of whole lines is proven valid events in one pass
+ * (validEventLines) and added to the output as one span of the chunk; the
+ * first line that cannot be proven, and only it, goes the per-line way.
+ */
+function copyAllLines(state: RunState, batch: OutputBatch, maxLineBytes: number): { take(source: Buffer, start: number, end: number): number; lines: number } {
+  return {
+    lines: 0,
+    take(source, start, end) {
+      this.lines = 0;
+      if (state.stopped) return start;
+      const proven = validEventLines(source, start, end, maxLineBytes);
+      if (proven === start) return start;
+      this.lines = linesValidated;
+      state.bad.good();
+      batch.addLine(source, start, proven - 1);
+      return proven;
+    },
+  };
+}
+
 export async function driveCore(ctx: DriveContext): Promise<number> {
   const { core, strict, passInvalid, maxLineBytes, state, sink, loop, warn } = ctx;
   // --strict promises every line is checked, so it turns lazy parsing off.
@@ -221,6 +243,7 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
       splitter.streamOversize = streamer?.lines;
       splitter.fastLine = gate?.offer;
       splitter.fastHeldLine = gate?.dropHeld;
+      splitter.fastLines = gate !== undefined && core.copies === true ? copyAllLines(state, batch, maxLineBytes) : undefined;
       bomPending = passInvalid;
     },
     async (name) => {
