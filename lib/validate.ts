@@ -186,6 +186,8 @@ for (const ch of HEX_DIGITS) HEX[code(ch)] = 1;
 const SHORT_ESCAPE = new Uint8Array(256);
 for (const ch of '"\\/bfnrt') SHORT_ESCAPE[code(ch)] = 1;
 const U = 0x75;
+const COMMA = 0x2c;
+const COLON = 0x3a;
 
 /**
  * Where the last validated object's top-level `"type"` value starts: the index
@@ -389,6 +391,20 @@ export function validEventLines(buf: Uint8Array, from: number, to: number, maxLi
           else break;
           byte = buf[k] ?? 0;
         } else break;
+      }
+      // The producer's compact shape, `...","key":` after a value string in an
+      // object: the next member's key is read right here, not byte by byte
+      // through five states (anything else goes the table's way).
+      if (byte === QUOTE && buf[k + 1] === COMMA && buf[k + 2] === QUOTE && stack[depth - 1] === OBJECT) {
+        let close = k + 3;
+        let b = buf[close] ?? 0;
+        while (plain[b] === 1) b = buf[++close] ?? 0;
+        if (b === QUOTE && buf[close + 1] === COLON) {
+          if (depth === 1 && close - k === 7 && buf[k + 3] === T && buf[k + 4] === Y && buf[k + 5] === P && buf[k + 6] === E) typeColon = close + 1;
+          k = close + 1;
+          state = S_VALUE;
+          continue;
+        }
       }
     } else if (state === S_KSTR) {
       while (plain[byte] === 1) byte = buf[++k] ?? 0;
