@@ -66,21 +66,24 @@ export class TypeSniffer {
    * printable ASCII with no backslash, at most MAX_TYPE_BYTES long.
    */
   idAt(buf: Buffer, open: number, close: number): number {
-    if (close - open - 1 > MAX_TYPE_BYTES) return -1;
-    let hash = 0x811c9dc5;
-    for (let k = open + 1; k < close; k++) {
-      const byte = buf[k] ?? 0;
-      if (byte < 0x20 || byte > 0x7e || byte === 0x5c) return -1;
-      hash = Math.imul(hash ^ byte, 0x01000193);
-    }
     const length = close - open - 1;
-    let slot = hash & (SLOTS - 1);
+    if (length > MAX_TYPE_BYTES) return -1;
+    // Hashed on the length and the first and last two bytes (types differ
+    // there); a match is then compared byte for byte. The bytes were checked
+    // plain when their entry was made, so a match needs no check.
+    const ends = length < 2 ? 0 : ((buf[open + 1] ?? 0) << 8) ^ ((buf[open + 2] ?? 0) << 16) ^ ((buf[close - 1] ?? 0) << 4) ^ ((buf[close - 2] ?? 0) << 12);
+    const hash = Math.imul(length ^ ends, 0x9e3779b1);
+    let slot = (hash >>> 20) & (SLOTS - 1);
     for (;;) {
       const id = (this.slots[slot] ?? 0) - 1;
       if (id < 0) break;
       const bytes = this.bytes[id];
       if (bytes !== undefined && bytes.length === length && sameBytes(bytes, buf, open + 1)) return id;
       slot = (slot + 1) & (SLOTS - 1);
+    }
+    for (let k = open + 1; k < close; k++) {
+      const byte = buf[k] ?? 0;
+      if (byte < 0x20 || byte > 0x7e || byte === 0x5c) return -1;
     }
     const type = buf.toString('latin1', open + 1, close);
     if (this.types.length >= MAX_TYPES) {
