@@ -12,7 +12,9 @@
  * to the output as a span of its chunk, with no record and no push. A line
  * held across chunks is dropped by the type at its tail before it is joined.
  * Every other line gets a record (a view into the chunk, no copy), parsed
- * only if the core asks.
+ * only if the core asks. A core that copies every line (Core.copies true, the
+ * identity filter) goes further: a chunk's whole lines are proven in one loop
+ * over its bytes (validEventLines) and written as one span of it.
  */
 import type { Core, Emit } from '../core.js';
 import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type LineHandler, type Output } from '../jsonl.js';
