@@ -19,7 +19,7 @@
 import type { Core, Emit } from '../core.js';
 import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type LineHandler, type Output } from '../jsonl.js';
 import { NEW, TypeSniffer } from '../type-sniff.js';
-import { isJsonEvent, isJsonObject, linesValidated, typeValueAt, validEventLines } from '../validate.js';
+import { isJsonObject, linesValidated, typeValueAt, validEventLines } from '../validate.js';
 import type { InputLoop } from './input-loop.js';
 import { oversizeStreamer } from './oversize-stream.js';
 import { judgeBadLine, type BadLinePolicy } from './policy.js';
@@ -86,8 +86,9 @@ function fastPath(
     return decision;
   };
   const copy = (source: Buffer, start: number, end: number): boolean => {
-    // A line whole in its chunk ends at its newline: the faster many-line loop proves it alone.
-    if (source[end] === 0x0a ? validEventLines(source, start, end + 1, Infinity) !== end + 1 : !isJsonEvent(source, start, end)) return false;
+    // The splitter offers lines whole in their chunk, so `end` is at the line's
+    // newline: the faster many-line loop proves the line alone (the cap was checked).
+    if (validEventLines(source, start, end + 1, Infinity) !== end + 1) return false;
     state.bad.good();
     batch.addLine(source, start, end);
     return true;
