@@ -36,9 +36,12 @@
  *   node reference.js walk PATTERN    parse, walk every string applying one
  *                                     regex, stringify (what a redactor does)
  *   node reference.js validate        lib/scan.ts isJsonObject on every line
+ *   node reference.js validate-lines  lib/validate.ts validEventLines on each
+ *                                     chunk's whole lines (what identity runs)
  */
 import { createRequire } from 'node:module';
 import { isJsonObject } from '../lib/scan.js';
+import { linesValidated, validEventLines } from '../lib/validate.js';
 
 const [mode = 'pipe', arg = ''] = process.argv.slice(2);
 const NEWLINE = 0x0a;
@@ -305,6 +308,22 @@ function validateLoop(): void {
   );
 }
 
+function validateLinesLoop(): void {
+  let valid = 0;
+  wholeLines(
+    (buf, from, to) => {
+      let at = from;
+      while (at < to) {
+        const proven = validEventLines(buf, at, to, Infinity);
+        valid += linesValidated;
+        // A line it cannot prove is skipped (counted as not valid).
+        at = proven > at ? proven : buf.indexOf(NEWLINE, at) + 1;
+      }
+    },
+    () => process.stdout.write(`${valid}\n`),
+  );
+}
+
 switch (mode) {
   case 'pipe':
     process.stdin.pipe(process.stdout);
@@ -332,6 +351,9 @@ switch (mode) {
     break;
   case 'validate':
     validateLoop();
+    break;
+  case 'validate-lines':
+    validateLinesLoop();
     break;
   default:
     process.stderr.write(`reference: unknown mode ${mode}\n`);

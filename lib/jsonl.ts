@@ -96,6 +96,13 @@ export class LineSplitter {
    */
   fastHeldLine: ((head: Buffer, tail: Buffer, start: number, end: number) => boolean) | undefined;
   /**
+   * The fast path for a run of whole lines, before any of them is split:
+   * offered `source[start..end)` (end just past a newline) when no line is
+   * held; deals with as many leading lines as it can and returns the offset
+   * past them, with their count in `lines` (the rest is split as usual).
+   */
+  fastLines: { take(source: Buffer, start: number, end: number): number; lines: number } | undefined;
+  /**
    * Set by a caller whose chunks are never written to after they are handed
    * over (the runner's inputs: every read is a fresh buffer): the part of a
    * line held across chunks is then kept as views, not copies.
@@ -119,7 +126,12 @@ export class LineSplitter {
         this.sawBom = true;
       }
     }
+    const whole = this.fastLines === undefined ? 0 : chunk.lastIndexOf(NEWLINE) + 1;
     for (;;) {
+      if (from < whole && this.pending.length === 0 && !this.dropping && this.fastLines !== undefined) {
+        from = this.fastLines.take(chunk, from, whole);
+        this.lineNo += this.fastLines.lines;
+      }
       const newline = chunk.indexOf(NEWLINE, from);
       if (newline < 0) break;
       const pause = this.finishLine(chunk, from, newline, true, onLine);

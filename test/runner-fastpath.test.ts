@@ -58,6 +58,13 @@ const LINES = [
   `{"delta":"${'z'.repeat(300)}","type":"tool_output_delta"}`,
   `{"delta":"${'z'.repeat(300)}\\u00","type":"tool_output_delta"}`,
   `   ${'z'.repeat(300)}","type":"command_output_delta"}`,
+  // The type not last: typed by a validating pass, or left to the general way.
+  '{"type":"tool_\\u0073tarted","x":1}', // an escape in the type
+  '{"type":"tool_\u00e9","x":1}', // not ASCII
+  `{"type":"tool_${'t'.repeat(70)}","x":1}`, // longer than any type
+  '{"type":"tool_started","x":[1,{"type":"no"}]}',
+  '{"type":"command_output_delta","x":1}',
+  '{"type":"tool_started","x":01}', // invalid
 ];
 
 function chunked(bytes: Buffer, size: number): Buffer[] {
@@ -66,7 +73,7 @@ function chunked(bytes: Buffer, size: number): Buffer[] {
   return chunks;
 }
 
-const ARGVS = [[], ['tool_*'], ['-v', 'tool_*'], ['--keep-result', 'tool_started'], ['tool', 'result'], ['--count', 'tool_*']];
+const ARGVS = [[], ['--max-line-bytes', '60'], ['tool_*'], ['-v', 'tool_*'], ['--keep-result', 'tool_started'], ['tool', 'result'], ['--count', 'tool_*']];
 
 t.test('fast path and general path agree, line by line, in any chunk sizes', async (t) => {
   for (const ending of ['\n', '']) {
@@ -82,6 +89,17 @@ t.test('fast path and general path agree, line by line, in any chunk sizes', asy
   }
 });
 
+t.test('more distinct types than the sniffer keeps: the same answers past its table', async (t) => {
+  const lines: string[] = [];
+  for (let i = 0; i < 1100; i++) lines.push(`{"n":${i},"type":"tool_t${i}"}`, `{"type":"t${i}","n":${i}}`, `{"n":${i},"type":"x${i}"}`);
+  const input = Buffer.from(`${lines.join('\n')}\n`);
+  for (const argv of [['tool_*'], ['-v', 'tool_*'], ['--keep-result', 't1*']]) {
+    const expected = await runIn(generalOnly, argv, input);
+    t.ok(expected.stdout.length > 0);
+    t.same(await runIn(filter, argv, chunked(input, 4096)), expected, argv.join(' '));
+  }
+});
+
 t.test('what the fast path writes and reports', async (t) => {
   const input = `${LINES.join('\n')}\n`;
   const r = await runIn(filter, ['tool_started'], input);
@@ -94,6 +112,8 @@ t.test('what the fast path writes and reports', async (t) => {
       '  {"type":"tool_started"}  ',
       '{"type":"tool_started"}\r',
       '{"s":"ünïcødé \u00e9","type":"tool_started"}',
+      '{"type":"tool_\\u0073tarted","x":1}',
+      '{"type":"tool_started","x":[1,{"type":"no"}]}',
       '',
     ].join('\n'),
     'kept lines byte for byte, only valid events of the type',

@@ -38,5 +38,11 @@ const cases: BenchCase[] = [
     ours: ['@reference', 'validate'],
     reference: ['parse'],
   },
+  {
+    // What identity runs: a chunk's lines in one loop (lib/validate.ts validEventLines).
+    name: 'many-line validator alone',
+    ours: ['@reference', 'validate-lines'],
+    reference: ['parse'],
+  },
 ];
 export default cases;

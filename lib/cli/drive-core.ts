@@ -12,12 +12,14 @@
  * to the output as a span of its chunk, with no record and no push. A line
  * held across chunks is dropped by the type at its tail before it is joined.
  * Every other line gets a record (a view into the chunk, no copy), parsed
- * only if the core asks.
+ * only if the core asks. A core that copies every line (Core.copies true, the
+ * identity filter) goes further: a chunk's whole lines are proven in one loop
+ * over its bytes (validEventLines) and written as one span of it.
  */
 import type { Core, Emit } from '../core.js';
 import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type LineHandler, type Output } from '../jsonl.js';
-import { TypeSniffer } from '../type-sniff.js';
-import { isJsonEvent } from '../validate.js';
+import { NEW, TypeSniffer } from '../type-sniff.js';
+import { isJsonObject, linesValidated, typeValueAt, validEventLines } from '../validate.js';
 import type { InputLoop } from './input-loop.js';
 import { oversizeStreamer } from './oversize-stream.js';
 import { judgeBadLine, type BadLinePolicy } from './policy.js';
@@ -66,17 +68,46 @@ function fastPath(
   batch: OutputBatch,
 ): { offer(source: Buffer, start: number, end: number): boolean; dropHeld(head: Buffer, tail: Buffer, start: number, end: number): boolean; take(): string | undefined } {
   const sniffer = new TypeSniffer();
-  const decided = new Map<string, number>();
+  // What to do with each type, by its id in the sniffer (no string hashing per line).
+  const decisions: number[] = [];
   const { wants, copies } = core;
   let sniffed: string | undefined;
   const decide = (type: string): number => {
     if (wants !== undefined && !wants(type)) return DROP;
     return copies !== undefined && copies !== true && copies(type) ? COPY : GENERAL;
   };
+  const decideId = (id: number): number => {
+    if (id === NEW) return decide(sniffer.fresh);
+    let decision = decisions[id];
+    if (decision === undefined) {
+      decision = decide(sniffer.typeOf(id));
+      decisions[id] = decision;
+    }
+    return decision;
+  };
   const copy = (source: Buffer, start: number, end: number): boolean => {
-    if (!isJsonEvent(source, start, end)) return false;
+    // The splitter offers lines whole in their chunk, so `end` is at the line's
+    // newline: the faster many-line loop proves the line alone (the cap was checked).
+    if (validEventLines(source, start, end + 1, Infinity) !== end + 1) return false;
     state.bad.good();
     batch.addLine(source, start, end);
+    return true;
+  };
+  // A core that drops or copies by type, for lines whose type is not their
+  // last member (keys after "type"): one validating pass finds the top-level
+  // type and proves the line, cheaper than a record and a scan.
+  const validates = wants !== undefined || typeof copies === 'function';
+  const byValidation = (source: Buffer, start: number, end: number): boolean => {
+    if (!validates || !isJsonObject(source, start, end) || typeValueAt < 0) return false;
+    const id = sniffer.idAt(source, typeValueAt, source.indexOf(0x22, typeValueAt + 1));
+    if (id === -1) return false;
+    const decision = decideId(id);
+    if (decision === GENERAL) {
+      sniffed = id === NEW ? sniffer.fresh : sniffer.typeOf(id);
+      return false;
+    }
+    state.bad.good();
+    if (decision === COPY) batch.addLine(source, start, end);
     return true;
   };
   return {
@@ -84,21 +115,26 @@ function fastPath(
       if (state.stopped) return true;
       // Every line is copied as it came when valid: its type does not matter.
       if (copies === true) return copy(source, start, end);
-      sniffed = sniffer.sniff(source, start, end);
-      if (sniffed === undefined || !startsObject(source, start, end)) return false;
-      let decision = decided.get(sniffed);
-      if (decision === undefined) {
-        decision = decide(sniffed);
-        decided.set(sniffed, decision);
+      const id = sniffer.sniffId(source, start, end);
+      if (id === -1) return byValidation(source, start, end);
+      if (!startsObject(source, start, end)) {
+        sniffed = id === NEW ? sniffer.fresh : sniffer.typeOf(id);
+        return false;
       }
-      if (decision === GENERAL) return false;
+      const decision = decideId(id);
+      if (decision === GENERAL) {
+        sniffed = id === NEW ? sniffer.fresh : sniffer.typeOf(id);
+        return false;
+      }
       if (decision === COPY) {
-        if (!copy(source, start, end)) return false;
+        if (!copy(source, start, end)) {
+          sniffed = id === NEW ? sniffer.fresh : sniffer.typeOf(id);
+          return false;
+        }
       } else {
         // A dropped line is a good line: it ends a streak of bad ones.
         state.bad.good();
       }
-      sniffed = undefined;
       return true;
     },
     // A long line held across chunks is dropped by the type at its tail, never
@@ -106,14 +142,8 @@ function fastPath(
     dropHeld(head, tail, start, end) {
       if (state.stopped) return true;
       if (wants === undefined || !startsObject(head, 0, head.length)) return false;
-      const type = sniffer.sniff(tail, start, end);
-      if (type === undefined) return false;
-      let decision = decided.get(type);
-      if (decision === undefined) {
-        decision = decide(type);
-        decided.set(type, decision);
-      }
-      if (decision !== DROP) return false;
+      const id = sniffer.sniffId(tail, start, end);
+      if (id === -1 || decideId(id) !== DROP) return false;
       state.bad.good();
       return true;
     },
@@ -121,6 +151,28 @@ function fastPath(
       const type = sniffed;
       sniffed = undefined;
       return type;
+    },
+  };
+}
+
+/**
+ * The fast path for a core that copies every valid line (Core.copies true):
+ * a chunk's run of whole lines is proven valid events in one pass
+ * (validEventLines) and added to the output as one span of the chunk; the
+ * first line that cannot be proven, and only it, goes the per-line way.
+ */
+function copyAllLines(state: RunState, batch: OutputBatch, maxLineBytes: number): { take(source: Buffer, start: number, end: number): number; lines: number } {
+  return {
+    lines: 0,
+    take(source, start, end) {
+      this.lines = 0;
+      if (state.stopped) return start;
+      const proven = validEventLines(source, start, end, maxLineBytes);
+      if (proven === start) return start;
+      this.lines = linesValidated;
+      state.bad.good();
+      batch.addLine(source, start, proven - 1);
+      return proven;
     },
   };
 }
@@ -223,6 +275,7 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
       splitter.streamOversize = streamer?.lines;
       splitter.fastLine = gate?.offer;
       splitter.fastHeldLine = gate?.dropHeld;
+      splitter.fastLines = gate !== undefined && core.copies === true ? copyAllLines(state, batch, maxLineBytes) : undefined;
       bomPending = passInvalid;
     },
     async (name) => {
