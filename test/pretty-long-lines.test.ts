@@ -125,12 +125,20 @@ t.test('lines not plainly in the shape are parsed whole, with the same result', 
 });
 
 t.test('a bad long output line throws before anything is shown (the runner reports it)', async (t) => {
-  const core = createPretty({});
-  const out: Output[] = [];
-  // A raw control byte inside the delta: not JSON.
-  const raw = Buffer.from(`{"delta":"${'x'.repeat(big)}\u0001","item_id":"i1","thread_id":"t1","turn_id":"u1","type":"tool_output_delta"}`);
-  t.throws(() => core.push(new LineRecord(raw, 'x.jsonl', 1), (o) => out.push(o)), InvalidLineError);
-  t.same(out, [], 'nothing written for it');
-  core.endFile?.('x.jsonl', (o) => out.push(o));
-  t.same(out, [], 'and no run was started by it');
+  const bad: Array<[string, string]> = [
+    ['a raw control byte', `${'x'.repeat(big)}\u0001`],
+    ['a raw control byte in a window with escapes', `${'x\\n'.repeat(big)}\t`],
+    ['a bad escape', `${'x'.repeat(big)}\\x41`],
+    ['a cut unicode escape', `${'x'.repeat(big * 2)}\\u12`],
+  ];
+  for (const [label, body] of bad) {
+    const core = createPretty({});
+    const out: Output[] = [];
+    const raw = Buffer.from(`{"delta":"${body}","item_id":"i1","thread_id":"t1","turn_id":"u1","type":"tool_output_delta"}`);
+    t.equal(locateLongDelta(raw), undefined, `${label}: not read from its bytes`);
+    t.throws(() => core.push(new LineRecord(raw, 'x.jsonl', 1), (o) => out.push(o)), InvalidLineError, label);
+    t.same(out, [], 'nothing written for it');
+    core.endFile?.('x.jsonl', (o) => out.push(o));
+    t.same(out, [], 'and no run was started by it');
+  }
 });

@@ -15,8 +15,7 @@ import { eventFields, tokensOf, type Tokens } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../threads.js';
 import { dropOldest, first, num, str } from './format.js';
-import { deltaWindows, LONG_DELTA_BYTES, locateLongDelta, scanProducerDelta } from './delta-scan.js';
-import { isJsonEvent } from '../validate.js';
+import { deltaWindows, locateLongDelta, scanProducerDelta } from './delta-scan.js';
 import { OutputFold } from './fold.js';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import { FILE_RESULT_CAP, fileResultView, isFileTool } from './file-result.js';
@@ -65,15 +64,15 @@ interface Item extends ItemView {
 type Fields = Record<string, unknown>;
 
 /**
- * An output delta's fields and its text as pieces. A long line proven valid
- * at byte level is read from its bytes: the delta decoded a window at a time
+ * An output delta's fields and its text as pieces. A long line in the plain
+ * shape is read from its bytes: the delta decoded a window at a time
  * as the item takes it, so no string the size of the line is made (an 8 MiB
  * output line used to cost three). Any other line is parsed whole, which
  * throws for a bad one.
  */
 function outputFields(rec: EventRecord): { fields: Fields; pieces: Iterable<string> } {
   const raw = rec.raw;
-  const long = raw !== undefined && raw.length >= LONG_DELTA_BYTES && isJsonEvent(raw) ? locateLongDelta(raw) : undefined;
+  const long = raw === undefined ? undefined : locateLongDelta(raw);
   if (raw !== undefined && long !== undefined) return { fields: long.fields, pieces: deltaWindows(raw, long) };
   const fields = eventFields(rec.event);
   return { fields, pieces: [str(fields.delta)] };
