@@ -18,10 +18,43 @@ import { binPath, example } from './helpers.js';
  * into every spawn's environment, so env(1) removes it.
  */
 function spawnPlain(name: string, args: string[]): ChildProcess {
-  const child = spawn('/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, binPath(name), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnOwned('/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, binPath(name), ...args]);
   child.stdout?.resume();
   return child;
 }
+
+/**
+ * Children still running. Each is spawned detached, so it leads a process
+ * group of its own (a bash script's pipeline included): when a case fails
+ * or times out, the teardown and the exit of this process kill the whole
+ * group, and no tool is left waiting on a FIFO or a followed file.
+ */
+const running = new Set<ChildProcess>();
+
+function spawnOwned(command: string, args: string[]): ChildProcess {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return child;
+}
+
+/** Kills the process group of every child still running. */
+export function killRunning(children: Set<ChildProcess> = running): number {
+  let killed = 0;
+  for (const child of children) {
+    if (child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // The group is gone already.
+    }
+  }
+  children.clear();
+  return killed;
+}
+t.teardown(() => killRunning());
+process.on('exit', () => killRunning());
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-faults-'));
 t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -92,10 +125,10 @@ t.test('wuu-result -f interrupted by Ctrl-C exits 130, not the run status', asyn
 t.test('output into /dev/full, a closed pipe, a closed descriptor', async (t) => {
   const sh = (script: string) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnOwned('bash', ['-c', script]);
       let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.stdout.resume();
+      child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.stdout?.resume();
       child.on('close', (code) => resolve({ code, stderr }));
     });
   const bin = (name: string) => `"${process.execPath}" "${binPath(name)}"`;
@@ -144,3 +177,36 @@ sys.stdout.write(out.decode())
   t.match(out, "wuu-filter: reading a 'wuu exec --json' stream from the terminal (Ctrl-D ends it)");
   t.match(out, 'total\t0');
 });
+
+t.test('a child left running is killed with its whole process group', async (t) => {
+  // A shell that starts a grandchild and waits: both belong to the group.
+  const child = spawnOwned('bash', ['-c', 'sleep 60 & echo $!; wait']);
+  const grandchild = await new Promise<number>((resolve) => child.stdout?.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))));
+  const done = exited(child);
+  const mine = new Set([child]);
+  running.delete(child);
+  t.equal(killRunning(mine), 1, 'one group killed');
+  t.equal((await done).signal, 'SIGKILL');
+  // The grandchild went with the group: gone, or a zombie waiting for init to reap it.
+  const state = await waitFor(() => processState(grandchild), (s) => s === undefined || s === 'Z');
+  t.ok(state === undefined || state === 'Z', `no orphan left running (state ${state ?? 'gone'})`);
+});
+
+/** The state letter of a process (R, S, Z...) from /proc, or undefined when it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    return /^\d+ \(.*\) (\S)/.exec(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Polls `read` until `done` holds (a kill is delivered asynchronously), for at most a few seconds. */
+async function waitFor<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
+  let value = read();
+  for (let tries = 0; tries < 200 && !done(value); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    value = read();
+  }
+  return value;
+}
