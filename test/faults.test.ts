@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { binPath, example } from './helpers.js';
+import { inputBytes } from '../lib/cli/inputs.js';
 
 /**
  * Spawns a binary for a signal test without tap's NODE_OPTIONS, whose
@@ -149,6 +150,8 @@ t.test('output into /dev/full, a closed pipe, a closed descriptor', async (t) =>
   t.equal(quiet.code, 1, 'wuu-result writes its summary: fails too');
   const fifo = await sh(`timeout 20 ${bin('wuu-filter')} --count <(cat ${example('run.jsonl')}) < /dev/null | tail -1; echo "\${PIPESTATUS[0]}" >&2`);
   t.equal(fifo.stderr, '0\n', 'a pipe input read to its end does not keep the process alive');
+  const follow = await sh(`timeout 20 ${bin('wuu-filter')} -f ${example('run.jsonl')} >&-; echo "$?" >&2`);
+  t.equal(follow.stderr, 'wuu-filter: write error: Bad file descriptor (standard output is closed)\n1\n', '-f into a closed stdout ends at once (the followed file is let go)');
   const devnull = await sh(`${bin('wuu-filter')} ${example('run.jsonl')} > /dev/null`);
   t.equal(devnull.code, 0, '> /dev/null is fine');
 });
@@ -210,3 +213,31 @@ async function waitFor<T>(read: () => T, done: (value: T) => boolean): Promise<T
   }
   return value;
 }
+
+t.test('inputBytes left after its first chunk lets go of its source (a followed file closes its watcher)', async (t) => {
+  for (const [label, chunks] of [
+    ['plain', [Buffer.from('{"type":"x"}\n'), Buffer.from('more')]],
+    ['a one-byte first read', [Buffer.from('{'), Buffer.from('"type":"x"}\n'), Buffer.from('more')]],
+  ] as const) {
+    let released = false;
+    async function* source(): AsyncGenerator<Buffer> {
+      try {
+        for (const chunk of chunks) yield chunk;
+        await new Promise(() => {}); // a followed file that does not grow: never ends by itself
+      } finally {
+        released = true;
+      }
+    }
+    const it = inputBytes(source())[Symbol.asyncIterator]();
+    const first = await it.next();
+    t.notOk(first.done, `${label}: a first chunk`);
+    await it.return(undefined);
+    t.ok(released, `${label}: the source was returned`);
+  }
+  let read = 0;
+  async function* whole(): AsyncGenerator<Buffer> {
+    yield Buffer.from('{"type":"x"}\n');
+  }
+  for await (const chunk of inputBytes(whole())) read += chunk.length;
+  t.equal(read, 13, 'read to its end as before');
+});
