@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { binPath, example } from './helpers.js';
+import { inputBytes } from '../lib/cli/inputs.js';
 
 /**
  * Spawns a binary for a signal test without tap's NODE_OPTIONS, whose
@@ -18,10 +19,43 @@ import { binPath, example } from './helpers.js';
  * into every spawn's environment, so env(1) removes it.
  */
 function spawnPlain(name: string, args: string[]): ChildProcess {
-  const child = spawn('/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, binPath(name), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnOwned('/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, binPath(name), ...args]);
   child.stdout?.resume();
   return child;
 }
+
+/**
+ * Children still running. Each is spawned detached, so it leads a process
+ * group of its own (a bash script's pipeline included): when a case fails
+ * or times out, the teardown and the exit of this process kill the whole
+ * group, and no tool is left waiting on a FIFO or a followed file.
+ */
+const running = new Set<ChildProcess>();
+
+function spawnOwned(command: string, args: string[]): ChildProcess {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return child;
+}
+
+/** Kills the process group of every child still running. */
+export function killRunning(children: Set<ChildProcess> = running): number {
+  let killed = 0;
+  for (const child of children) {
+    if (child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // The group is gone already.
+    }
+  }
+  children.clear();
+  return killed;
+}
+t.teardown(() => killRunning());
+process.on('exit', () => killRunning());
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-faults-'));
 t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -92,10 +126,10 @@ t.test('wuu-result -f interrupted by Ctrl-C exits 130, not the run status', asyn
 t.test('output into /dev/full, a closed pipe, a closed descriptor', async (t) => {
   const sh = (script: string) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnOwned('bash', ['-c', script]);
       let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.stdout.resume();
+      child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.stdout?.resume();
       child.on('close', (code) => resolve({ code, stderr }));
     });
   const bin = (name: string) => `"${process.execPath}" "${binPath(name)}"`;
@@ -116,6 +150,8 @@ t.test('output into /dev/full, a closed pipe, a closed descriptor', async (t) =>
   t.equal(quiet.code, 1, 'wuu-result writes its summary: fails too');
   const fifo = await sh(`timeout 20 ${bin('wuu-filter')} --count <(cat ${example('run.jsonl')}) < /dev/null | tail -1; echo "\${PIPESTATUS[0]}" >&2`);
   t.equal(fifo.stderr, '0\n', 'a pipe input read to its end does not keep the process alive');
+  const follow = await sh(`timeout 20 ${bin('wuu-filter')} -f ${example('run.jsonl')} >&-; echo "$?" >&2`);
+  t.equal(follow.stderr, 'wuu-filter: write error: Bad file descriptor (standard output is closed)\n1\n', '-f into a closed stdout ends at once (the followed file is let go)');
   const devnull = await sh(`${bin('wuu-filter')} ${example('run.jsonl')} > /dev/null`);
   t.equal(devnull.code, 0, '> /dev/null is fine');
 });
@@ -143,4 +179,65 @@ sys.stdout.write(out.decode())
   const out = execFileSync('/usr/bin/python3', ['-c', script, process.execPath, binPath('wuu-filter')], { encoding: 'utf8', timeout: 20000 });
   t.match(out, "wuu-filter: reading a 'wuu exec --json' stream from the terminal (Ctrl-D ends it)");
   t.match(out, 'total\t0');
+});
+
+t.test('a child left running is killed with its whole process group', async (t) => {
+  // A shell that starts a grandchild and waits: both belong to the group.
+  const child = spawnOwned('bash', ['-c', 'sleep 60 & echo $!; wait']);
+  const grandchild = await new Promise<number>((resolve) => child.stdout?.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))));
+  const done = exited(child);
+  const mine = new Set([child]);
+  running.delete(child);
+  t.equal(killRunning(mine), 1, 'one group killed');
+  t.equal((await done).signal, 'SIGKILL');
+  // The grandchild went with the group: gone, or a zombie waiting for init to reap it.
+  const state = await waitFor(() => processState(grandchild), (s) => s === undefined || s === 'Z');
+  t.ok(state === undefined || state === 'Z', `no orphan left running (state ${state ?? 'gone'})`);
+});
+
+/** The state letter of a process (R, S, Z...) from /proc, or undefined when it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    return /^\d+ \(.*\) (\S)/.exec(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Polls `read` until `done` holds (a kill is delivered asynchronously), for at most a few seconds. */
+async function waitFor<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
+  let value = read();
+  for (let tries = 0; tries < 200 && !done(value); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    value = read();
+  }
+  return value;
+}
+
+t.test('inputBytes left after its first chunk lets go of its source (a followed file closes its watcher)', async (t) => {
+  for (const [label, chunks] of [
+    ['plain', [Buffer.from('{"type":"x"}\n'), Buffer.from('more')]],
+    ['a one-byte first read', [Buffer.from('{'), Buffer.from('"type":"x"}\n'), Buffer.from('more')]],
+  ] as const) {
+    let released = false;
+    async function* source(): AsyncGenerator<Buffer> {
+      try {
+        for (const chunk of chunks) yield chunk;
+        await new Promise(() => {}); // a followed file that does not grow: never ends by itself
+      } finally {
+        released = true;
+      }
+    }
+    const it = inputBytes(source())[Symbol.asyncIterator]();
+    const first = await it.next();
+    t.notOk(first.done, `${label}: a first chunk`);
+    await it.return(undefined);
+    t.ok(released, `${label}: the source was returned`);
+  }
+  let read = 0;
+  async function* whole(): AsyncGenerator<Buffer> {
+    yield Buffer.from('{"type":"x"}\n');
+  }
+  for await (const chunk of inputBytes(whole())) read += chunk.length;
+  t.equal(read, 13, 'read to its end as before');
 });

@@ -169,26 +169,35 @@ export function isGzip(head: Buffer): boolean {
  */
 export async function* inputBytes(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const it = source[Symbol.asyncIterator]();
-  let head: Buffer = Buffer.alloc(0);
-  // Two bytes decide; a first read of one byte (a slow pipe) waits for the next.
-  while (head.length < 2) {
-    const next = await it.next();
-    if (next.done) {
-      if (head.length > 0) yield head;
-      return;
+  let finished = false;
+  try {
+    let head: Buffer = Buffer.alloc(0);
+    // Two bytes decide; a first read of one byte (a slow pipe) waits for the next.
+    while (head.length < 2) {
+      const next = await it.next();
+      if (next.done) {
+        finished = true;
+        if (head.length > 0) yield head;
+        return;
+      }
+      head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
     }
-    head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+    const rest: AsyncIterable<Buffer> = {
+      [Symbol.asyncIterator]: () => it,
+    };
+    if (!isGzip(head)) {
+      yield head;
+      yield* rest;
+    } else {
+      // Loaded only for gzip input: plain JSONL never pays for zlib.
+      const { gunzip } = await import('./gunzip.js');
+      yield* gunzip(head, rest);
+    }
+    finished = true;
+  } finally {
+    // Left early (the output closed after the first chunk, a stop): the source
+    // is let go too, or a followed file's watcher would keep the process alive.
+    if (!finished) await it.return?.();
   }
-  const rest: AsyncIterable<Buffer> = {
-    [Symbol.asyncIterator]: () => it,
-  };
-  if (!isGzip(head)) {
-    yield head;
-    yield* rest;
-    return;
-  }
-  // Loaded only for gzip input: plain JSONL never pays for zlib.
-  const { gunzip } = await import('./gunzip.js');
-  yield* gunzip(head, rest);
 }
 

@@ -15,7 +15,7 @@ import { eventFields, tokensOf, type Tokens } from '../events.js';
 import type { EventRecord } from '../jsonl.js';
 import { RootThreads, itemKey as makeItemKey, turnKey as makeTurnKey } from '../threads.js';
 import { dropOldest, first, num, str } from './format.js';
-import { scanProducerDelta } from './delta-scan.js';
+import { deltaWindows, locateLongDelta, scanProducerDelta } from './delta-scan.js';
 import { OutputFold } from './fold.js';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import { FILE_RESULT_CAP, fileResultView, isFileTool } from './file-result.js';
@@ -43,6 +43,8 @@ const MAX_CLOSED_IDS = 1024;
 const MAX_OPEN_TURNS = 64;
 /** Event types whose content is never shown without --verbose. */
 export const DIAGNOSTIC_TYPES: ReadonlySet<string> = new Set(['provider_state', 'request_context']);
+/** Output deltas: read from the line's bytes when long (see locateLongDelta). */
+const OUTPUT_DELTA_TYPES: ReadonlySet<string> = new Set(['tool_output_delta', 'command_output_delta']);
 
 interface Turn extends TurnView {
   message: string;
@@ -60,6 +62,21 @@ interface Item extends ItemView {
 }
 
 type Fields = Record<string, unknown>;
+
+/**
+ * An output delta's fields and its text as pieces. A long line in the plain
+ * shape is read from its bytes: the delta decoded a window at a time
+ * as the item takes it, so no string the size of the line is made (an 8 MiB
+ * output line used to cost three). Any other line is parsed whole, which
+ * throws for a bad one.
+ */
+function outputFields(rec: EventRecord): { fields: Fields; pieces: Iterable<string> } {
+  const raw = rec.raw;
+  const long = raw === undefined ? undefined : locateLongDelta(raw);
+  if (raw !== undefined && long !== undefined) return { fields: long.fields, pieces: deltaWindows(raw, long) };
+  const fields = eventFields(rec.event);
+  return { fields, pieces: [str(fields.delta)] };
+}
 
 /** The state machine; see the module comment. */
 export class PrettyState {
@@ -86,11 +103,14 @@ export class PrettyState {
   /** Whether an event type's content is read (the others are skipped unparsed). */
   needsParse(type: string): boolean {
     if (type === 'agent_message_delta') return false; // read from the line's bytes, see onDeltaRecord
+    if (OUTPUT_DELTA_TYPES.has(type)) return false; // a long one is read from its bytes, see push
     return this.o.verbose || !DIAGNOSTIC_TYPES.has(type);
   }
 
   /** Handles one event. */
   push(rec: EventRecord): void {
+    // An output delta is read first (a bad line throws here, before anything is shown).
+    const output = OUTPUT_DELTA_TYPES.has(rec.type) ? outputFields(rec) : undefined;
     if (rec.file !== this.currentFile) {
       this.currentFile = rec.file;
       this.r.input?.(rec.file);
@@ -105,10 +125,11 @@ export class PrettyState {
       this.onDeltaRecord(rec);
       return;
     }
-    const e = eventFields(rec.event);
+    const e = output?.fields ?? eventFields(rec.event);
     this.threads.observe(type, e.thread_id, e.agent_id);
     if ((type === 'turn_started' || type.startsWith('thread_')) && str(e.thread_id) !== '') this.lastRoot = str(e.thread_id);
-    this.dispatch(type, e);
+    if (output !== undefined) this.onOutput(e, type === 'tool_output_delta' ? 'tool' : 'command', output.pieces);
+    else this.dispatch(type, e);
   }
 
   private dispatch(type: string, e: Fields): void {
@@ -143,9 +164,7 @@ export class PrettyState {
         this.openItem(e, type === 'tool_started' ? 'tool' : 'command', true);
         return;
       }
-      case 'tool_output_delta':
-      case 'command_output_delta':
-        return this.onOutput(e, type === 'tool_output_delta' ? 'tool' : 'command');
+      // tool_output_delta and command_output_delta never get here: push reads them (outputFields).
       case 'tool_completed':
       case 'command_completed':
         return this.onCompleted(e, type === 'tool_completed' ? 'tool' : 'command', false);
@@ -317,19 +336,23 @@ export class PrettyState {
     return item;
   }
 
-  private onOutput(e: Fields, from: 'tool' | 'command'): void {
+  /** An output delta, given as its pieces in order (one, or the windows of a long one). */
+  private onOutput(e: Fields, from: 'tool' | 'command', pieces: Iterable<string>): void {
     const key = this.itemKeyOf(e);
     if (this.closed.has(key) && !this.items.has(key)) return; // the twin of a finished item
     const item = this.openItem(e, from, false);
     // bash output arrives twice (tool_* and command_* twins): the first source seen wins.
     item.source ??= from;
     if (item.source !== from) return;
-    const delta = str(e.delta);
-    if (delta === '') return;
-    item.fold.write(delta);
-    item.trailer.append(delta);
-    if (item.raw !== undefined) item.raw = item.raw.length + delta.length > FILE_RESULT_CAP ? undefined : item.raw + delta;
-    this.r.toolOutput(item);
+    let wrote = false;
+    for (const delta of pieces) {
+      if (delta === '') continue;
+      item.fold.write(delta);
+      item.trailer.append(delta);
+      if (item.raw !== undefined) item.raw = item.raw.length + delta.length > FILE_RESULT_CAP ? undefined : item.raw + delta;
+      wrote = true;
+    }
+    if (wrote) this.r.toolOutput(item);
   }
 
   private onCompleted(e: Fields, from: 'tool' | 'command', removed: boolean): void {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { flatStringObject, tailStrings } from '../../lib/scan.js';
+import { key, WireFields } from '../../lib/accumulate/wire.js';
 import { LineRecord, type Output } from '../../lib/jsonl.js';
 import { createTurns } from '../../lib/turns/index.js';
 import { createAccumulate } from '../../lib/accumulate/index.js';
@@ -21,43 +21,51 @@ import { spec as turnsSpec } from '../../bin/wuu-turns.js';
 import { binPath } from '../helpers.js';
 import { records, runTool } from './harness.js';
 
-t.test('flatStringObject: exactly JSON.parse on the flat shape, undefined otherwise', async (t) => {
+t.test('WireFields: the producer\'s compact lines read exactly as JSON.parse, refused otherwise', async (t) => {
+  const wire = new WireFields();
   const same = [
     '{"delta":"a \\u003cb\\u003e \\u0026 \\n\\t\\"q\\" é😀","thread_id":"th","turn_id":"th-turn-0001","type":"agent_message_delta"}',
     '{}',
     '{"a":"","b":"x"}',
     '{"constructor":"c","toString":"t","type":"x"}',
-    '{"k":"1","k":"2"}',
-    '{"k\\u0041":"v"}',
+    '{"k":"1","k":"2"}', // a duplicate key keeps the last value
+    '{"a":1,"b":null,"c":{"d":"e"},"f":[1,"x"],"g":true,"h":-2.5e3}',
   ];
-  for (const line of same) t.same({ ...flatStringObject(Buffer.from(line)) }, JSON.parse(line), line);
+  for (const line of same) {
+    const rec = new LineRecord(Buffer.from(line), 'f', 1);
+    t.ok(wire.read(rec), `read: ${line}`);
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    for (const name of Object.keys(parsed)) t.same(wire.value(key(name)), parsed[name], `${line}: ${name}`);
+  }
   const other = [
-    '{"a":1}', // a number
-    '{"a":"x","b":null}',
-    '{"a":{"b":"c"}}',
     '{ "a":"b"}', // whitespace: not the producer's
     '{"a":"b"} ',
     '{"a":"b",}',
     '{"a":"b"',
-    '{"__proto__":"p","type":"x"}', // left to JSON.parse, which makes it an own key
-    '{"a":"b\tc"}', // a raw control character: invalid JSON
-    '{"a":"\\x"}', // a bad escape
+    '{"k\\u0041":"v"}', // an escaped key
     '["a"]',
     '{"a""b"}',
     '',
   ];
-  for (const line of other) t.equal(flatStringObject(Buffer.from(line)), undefined, JSON.stringify(line));
-  const inside = Buffer.from('xx{"a":"b"}yy');
-  t.same({ ...flatStringObject(inside, 2, 11) }, { a: 'b' }, 'a line inside a larger chunk');
+  for (const line of other) t.notOk(wire.read(new LineRecord(Buffer.from(line), 'f', 1)), JSON.stringify(line));
+  t.ok(wire.read(new LineRecord(Buffer.from('xx{"a":"b"}yy'), 'f', 1, 2, 11)), 'a line inside a larger chunk');
+  t.equal(wire.string(key('a')), 'b');
 });
 
-t.test('tailStrings: the ids at the end of a line, unread before them', async (t) => {
-  const line = '{"arguments":"{\\"command\\":\\"ls\\"}","command":"ls","delta":"x","item_id":"it-3","name":"bash","thread_id":"th","turn_id":"tu","type":"command_output_delta"}';
-  t.same({ ...tailStrings(Buffer.from(line), 'item_id') }, { type: 'command_output_delta', turn_id: 'tu', thread_id: 'th', name: 'bash', item_id: 'it-3' });
-  t.equal(tailStrings(Buffer.from('{"item_id":"a\\"b","type":"x"}'), 'item_id'), undefined, 'an escape: read in full instead');
-  t.equal(tailStrings(Buffer.from('{"n":1,"type":"x"}'), 'item_id'), undefined, 'a number before the key');
-  t.equal(tailStrings(Buffer.from('{"type":"x"}'), 'item_id'), undefined, 'the key is absent');
-  t.equal(tailStrings(Buffer.from('{"type":"x"} '), 'type'), undefined, 'not the compact shape');
+t.test('WireFields.readTail: the ids at the end of a line, unread before them', async (t) => {
+  const wire = new WireFields();
+  const itemId = key('item_id');
+  const tail = (line: string) => wire.readTail(new LineRecord(Buffer.from(line), 'f', 1), [itemId]);
+  t.ok(tail('{"arguments":"{\\"command\\":\\"ls\\"}","command":"ls","delta":"x","item_id":"it-3","name":"bash","thread_id":"th","turn_id":"tu","type":"command_output_delta"}'));
+  t.same(
+    ['type', 'turn_id', 'thread_id', 'name', 'item_id'].map((name) => wire.string(key(name))),
+    ['command_output_delta', 'tu', 'th', 'bash', 'it-3'],
+  );
+  t.notOk(tail('{"item_id":"a\\"b","type":"x"}'), 'an escape: read in full instead');
+  t.notOk(tail('{"n":1,"type":"x"}'), 'a number before the key');
+  t.ok(tail('{"type":"x"}'), 'the key is absent: the line start is reached');
+  t.equal(wire.string(itemId), undefined);
+  t.notOk(tail('{"type":"x"} '), 'not the compact shape');
 });
 
 /** n turns that start and never end, each with an open tool call. */
