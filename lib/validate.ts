@@ -351,6 +351,7 @@ export let linesValidated = 0;
  * shared loop with a mode test per byte measured slower.
  */
 // Over 80 lines: one tight loop is the point (see above); the actions mirror isJsonObject's.
+// long: one hot loop over every byte of a chunk, its state in locals; a split would hand them across a call per byte
 export function validEventLines(buf: Uint8Array, from: number, to: number, maxLineBytes: number): number {
   const table = LINES_TABLE;
   const plain = PLAIN;
