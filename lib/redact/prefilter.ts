@@ -72,12 +72,10 @@ for (let c = 0; c < 256; c++) ALNUM[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 
 
 const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
 
-/** Value of an ASCII hex digit, or -1. */
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  const f = c | 0x20;
-  return f >= 0x61 && f <= 0x66 ? f - 0x61 + 10 : -1;
-}
+/** Value of an ASCII hex digit by byte; a large negative number for any other byte (so a `\\u` escape's value is negative when one is not a digit). */
+const HEX = new Int32Array(256).fill(-0x10000);
+for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
+for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
 
 /**
  * A set of literals compiled to a deterministic automaton. Pattern ids are
@@ -105,10 +103,11 @@ export class Automaton {
   /** Whether some pattern holds a non-ASCII character. */
   readonly nonAscii: boolean;
   /**
-   * How far before the middle of a line the raw test's second chain starts:
-   * more than the raw bytes of the longest marker (6 per character when escaped).
+   * The column of a state's row that holds, for a state with one output
+   * whose word or edge condition can be judged in the raw test's loop, its
+   * length << 2 | its WORD and EDGE flags (0 otherwise).
    */
-  private readonly overlap: number;
+  private readonly meta: number;
   /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
   hits = new Int32Array(256);
   hitCount = 0;
@@ -118,12 +117,10 @@ export class Automaton {
   constructor(patterns: readonly MarkerPattern[]) {
     const { classes, nonAscii } = this.assignClasses(patterns);
     this.nonAscii = nonAscii;
-    let longest = 0;
-    for (const p of patterns) longest = Math.max(longest, p.text.length);
-    this.overlap = longest * 6 + 16;
-    // One more column: the raw test's backslash (see `raw`).
-    const stride = classes + 1;
+    // Two more columns: the raw test's backslash (see `raw`), and the quick refusal of `meta`.
+    const stride = classes + 2;
     this.classes = stride;
+    this.meta = classes + 1;
     this.raw.set(this.low);
     this.raw[0x5c] = classes;
     this.lengths = Int32Array.from(patterns, (p) => p.text.length);
@@ -134,7 +131,15 @@ export class Automaton {
     this.delta = new Int32Array(states * stride);
     for (let k = 0; k < goto.length; k++) {
       const target = goto[k] ?? 0;
-      this.delta[k] = k % stride === classes ? ESCAPE : outputs[target] !== undefined ? ~(target * stride) : target * stride;
+      const column = k % stride;
+      this.delta[k] = column === classes ? ESCAPE : column === classes + 1 ? 0 : outputs[target] !== undefined ? ~(target * stride) : target * stride;
+    }
+    for (let st = 0; st < states; st++) {
+      // A state with one output whose word or edge condition the raw test can judge in its loop.
+      const ids = outputs[st];
+      const id = ids?.length === 1 ? ids[0]! : -1;
+      const f = id < 0 ? 0 : (this.flags[id] ?? 0);
+      if ((f & NOTE) === 0 && (f & (WORD | EDGE)) !== 0) this.delta[st * stride + classes + 1] = (patterns[id]!.text.length << 2) | (f & (WORD | EDGE));
     }
     this.outStart = new Int32Array(states + 1);
     let count = 0;
@@ -250,63 +255,21 @@ export class Automaton {
    */
   testRaw(buf: Uint8Array, start = 0, end = buf.length): boolean {
     this.noted = false;
-    const overlap = this.overlap;
-    if (end - start < 4 * overlap) return this.run(buf, start, end, end);
-    // Two chains over the two halves, in one loop: their table lookups overlap (each
-    // transition waits on the one before it, so one chain alone leaves the CPU idle).
-    // The second half starts early enough for any marker that ends in it, and not
-    // inside an escape.
-    let second = ((start + end) >>> 1) - overlap;
-    let steps = 0;
-    while (steps++ < 64 && hasBackslash(buf, second - 6, second)) second--;
-    if (steps > 64) return this.run(buf, start, end, end);
-    const split = second + overlap;
-    const { raw, delta } = this;
-    let r1 = 0;
-    let r2 = 0;
-    let i = start;
-    let j = second;
-    while (i < split && j < end) {
-      const c1 = delta[r1 + raw[buf[i]!]!]!;
-      const c2 = delta[r2 + raw[buf[j]!]!]!;
-      if ((c1 | c2) >= 0) {
-        r1 = c1;
-        r2 = c2;
-        i++;
-        j++;
-        continue;
-      }
-      // Either chain at an escape or an output: that byte by the general loop, one step.
-      if (c1 >= 0) {
-        r1 = c1;
-        i++;
-      } else {
-        if (this.run(buf, i, i + 1, end, r1)) return true;
-        r1 = this.row;
-        i = this.next;
-      }
-      if (c2 >= 0) {
-        r2 = c2;
-        j++;
-      } else {
-        if (this.run(buf, j, j + 1, end, r2)) return true;
-        r2 = this.row;
-        j = this.next;
-      }
-    }
-    return (i < split && this.run(buf, i, split, end, r1)) || (j < end && this.run(buf, j, end, end, r2));
+    return this.run(buf, start, end);
   }
 
-  /** Where the last {@link run} stopped: its state's row and the next byte. */
-  private row = 0;
-  private next = 0;
-
-  /** The raw test from `start` (in the state at row `from`) until a byte at or after `stop` is due. */
-  private run(buf: Uint8Array, start: number, stop: number, end: number, from = 0): boolean {
-    const { low, raw, delta } = this;
-    let row = from;
-    let i = start;
-    for (; i < stop; i++) {
+  /**
+   * The raw test: one chain of table lookups, escapes decoded in the loop.
+   * (Two chains over the two halves of a line measured slower here: every
+   * escape or hit in either chain left the paired loop.)
+   */
+  private run(buf: Uint8Array, start: number, end: number): boolean {
+    const { low, raw, delta, meta } = this;
+    const nonAscii = this.nonAscii;
+    let row = 0;
+    /** The last backslash read (escapes are read whole), for the edge condition. */
+    let slash = -1;
+    for (let i = start; i < end; i++) {
       let code = delta[row + raw[buf[i]!]!]!;
       if (code >= 0) {
         row = code;
@@ -314,21 +277,30 @@ export class Automaton {
       }
       if (code !== ESCAPE) {
         row = ~code;
+        // Most hits fail their word or edge condition (`tokens`, `refactor`): refused here,
+        // as rawHit would (edgeBefore), without a call.
+        const quick = delta[row + meta]!;
+        if (quick !== 0) {
+          if ((quick & WORD) !== 0 && i + 1 < end && isLower(buf[i + 1]!)) continue;
+          const at = i + 1 - (quick >> 2);
+          if ((quick & EDGE) !== 0 && at - 6 >= start && slash < at - 6 && ALNUM[buf[at - 1]!] === 1) continue;
+        }
         if (this.rawHit(buf, i, end, row)) return true;
         continue;
       }
       // A backslash: the escape it starts, after any number of backslashes (nesting).
       let j = i + 1;
       while (j < end && buf[j] === 0x5c) j++;
+      slash = j - 1;
       if (j >= end) return true; // a cut escape: no guess
       const e = buf[j]!;
       if (e === 0x2f) return true;
       if (e === 0x75 && j + 4 < end) {
-        const h = (hexValue(buf[j + 1]!) << 12) | (hexValue(buf[j + 2]!) << 8) | (hexValue(buf[j + 3]!) << 4) | hexValue(buf[j + 4]!);
+        const h = (HEX[buf[j + 1]!]! << 12) | (HEX[buf[j + 2]!]! << 8) | (HEX[buf[j + 3]!]! << 4) | HEX[buf[j + 4]!]!;
         if (h >= 0) {
           let c = h;
           if (h >= 0x80) {
-            if (this.nonAscii) return true; // non-ASCII markers are rare (a user's home): no guess
+            if (nonAscii) return true; // non-ASCII markers are rare (a user's home): no guess
             c = 0x80;
           }
           i = j + 4;
@@ -347,8 +319,6 @@ export class Automaton {
       row = code >= 0 ? code : ~code;
       if (code < 0 && this.rawHit(buf, i, end, row)) return true;
     }
-    this.row = row;
-    this.next = i;
     return false;
   }
 
