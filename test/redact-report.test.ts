@@ -277,6 +277,10 @@ t.test('deltaTail: the end of a big delta string, decoded from its last bytes', 
   t.equal(deltaTail(Buffer.from(`{"delta":"${'a'.repeat(5000)}`), 1000), undefined, 'an unterminated string');
   t.equal(deltaTail(Buffer.from(`{"delta":"${'a'.repeat(5000)}\u0001"}`), 1000), `${'a'.repeat(5000)}\u0001`, 'a raw control character: the whole string, as the field reader reads it');
   t.equal(deltaTail(line('x'.repeat(900), `,"pad":"${'y'.repeat(2000)}"`), 1000), 'x'.repeat(900), 'a string shorter than the cut');
+  t.equal(deltaTail(line('a \\u0073k "q" \n é'), 100), 'a \\u0073k "q" \n é', 'a short string with escapes: decoded whole');
+  t.equal(deltaTail(line('first', ',"delta":"second"'), 100), undefined, 'a second delta member: no answer (the general reader refuses duplicates)');
+  t.equal(deltaTail(line('first'.repeat(400), ',"delta":"second"'), 100), undefined, 'the same for a long first one');
+  t.equal(deltaTail(Buffer.from('{"delta":'), 100), undefined, 'a line cut after its key');
 });
 
 t.test('raw checks with context before the marker, decoded', async (t) => {
@@ -304,7 +308,27 @@ t.test('raw checks with context before the marker, decoded', async (t) => {
   t.ok(plain.testRaw(Buffer.from('{"a":"key-12\\x"}')), 'an invalid escape: no guess');
 });
 
-t.test('raw test on long lines: two chains over the halves find what one finds', async (t) => {
+t.test('raw test: word and edge conditions refused in the loop, as at a hit', async (t) => {
+  const a = new Automaton([{ text: 'sk-', edge: true }, { text: 'token', word: true }, { text: 'ghp_', edge: true, word: true }]);
+  const raw = (s: string, start = 0) => a.testRaw(Buffer.from(s), start);
+  t.notOk(raw('{"a":"ask-1 tokens"}'), 'a letter before, a lower-case letter after');
+  t.ok(raw('{"a":"a sk-1"}'), 'a blank before');
+  t.ok(raw('{"a":"sk-1"}'), 'a quote before');
+  t.ok(raw('{"a":"token"}'), 'a quote after');
+  t.ok(raw('{"a":"tokenX"}'), 'an upper-case letter after');
+  t.ok(raw('token', 0), 'the end of the bytes after');
+  t.ok(raw('{"a":"\\u0061sk-1"}'), 'an escape just before: no guess');
+  t.ok(raw('{"a":"x\\nask-1"}'), 'an escape in reach before: no guess');
+  t.notOk(raw('{"a":"x\\n 12345ask-1"}'), 'an escape out of reach: judged');
+  t.ok(raw('\\xsk-', 2), 'bytes before the start count as they did (a backslash in reach)');
+  t.notOk(raw('xxxxxxxxsk-', 8), 'a letter before the start refuses');
+  t.notOk(raw('{"a":"aghp_ ghp_x"}'), 'both conditions: each refuses');
+  t.ok(raw('{"a":"ghp_\\""}'), 'both conditions met');
+  const shared = new Automaton([{ text: 'sk-', edge: true }, { text: 'k-' }]);
+  t.ok(shared.testRaw(Buffer.from('{"a":"ask-"}')), 'a state with two outputs: the other one counts');
+});
+
+t.test('raw test on long lines: a marker anywhere is found', async (t) => {
   const a = new Automaton([{ text: 'sk-', edge: true }, { text: 'needle' }, { text: 'token', word: true }]);
   const filler = (n: number) => 'lorem ipsum '.repeat(Math.ceil(n / 12)).slice(0, n);
   const line = (text: string) => Buffer.from(JSON.stringify({ a: text, type: 'x' }));
