@@ -328,6 +328,32 @@ t.test('raw test: word and edge conditions refused in the loop, as at a hit', as
   t.ok(shared.testRaw(Buffer.from('{"a":"ask-"}')), 'a state with two outputs: the other one counts');
 });
 
+t.test('raw test: a lead run that stops early refuses in the loop, escapes decoded at every level', async (t) => {
+  const run = new Uint8Array(128);
+  for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789') run[ch.charCodeAt(0)] = 1;
+  const checked: string[] = [];
+  const a = new Automaton([
+    { text: 'pat', edge: true, check: (text) => (checked.push(text), /^pat[A-Za-z0-9]{14}/.test(text)), leads: [{ text: 'pat', run, min: 14 }], ahead: 20, cuttable: true },
+    { text: 'note', note: true },
+  ]);
+  const raw = (s: string) => a.testRaw(Buffer.from(s));
+  t.notOk(raw('{"path":"x","a":"\\u003cpath\\u003e patch_journal"}'), 'runs that stop at a quote, an escape, another character');
+  t.same(checked, [], 'without asking the rules');
+  t.ok(raw('{"a":"patABCDEFGHIJKLMN"}'), 'a run long enough');
+  t.notOk(raw('{"a":"patABC\\"x"}'), 'an escaped quote');
+  t.ok(raw('{"a":"patAB\\\\\\"x"}'), 'an escaped quote one level deeper: no guess');
+  t.ok(raw('{"a":"patAB\\\\u003c"}'), 'an escaped < one level deeper: no guess');
+  t.notOk(raw('{"a":"patAB\\n"}'), 'a newline');
+  t.notOk(raw('{"a":"patéABCDEFGHIJKLMNOP"}'), 'a non-ASCII character');
+  t.ok(raw('{"a":"patABC\\u0044EFGHIJKLMNOP"}'), 'an escape that spells a run character: decoded and checked');
+  t.ok(raw('{"a":"patAB\\\\u0043DEFGHIJKLMNOP"}'), 'the same one level deeper: no guess');
+  checked.length = 0;
+  t.notOk(raw('patABC'), 'the bytes end first: the rules decide');
+  t.same(checked, ['patABC']);
+  t.notOk(raw('{"a":"patABCDEFGHIJKLM note"}'), 'one short, and a note');
+  t.ok(a.noted, 'the note is seen');
+});
+
 t.test('raw test on long lines: a marker anywhere is found', async (t) => {
   const a = new Automaton([{ text: 'sk-', edge: true }, { text: 'needle' }, { text: 'token', word: true }]);
   const filler = (n: number) => 'lorem ipsum '.repeat(Math.ceil(n / 12)).slice(0, n);

@@ -102,11 +102,9 @@ export class Automaton {
   private readonly checks: Array<MarkerPattern | undefined>;
   /** Whether some pattern holds a non-ASCII character. */
   readonly nonAscii: boolean;
-  /**
-   * The column of a state's row that holds, for a state with one output
-   * whose word or edge condition can be judged in the raw test's loop, its
-   * length << 2 | its WORD and EDGE flags (0 otherwise).
-   */
+  /** By state: the characters any lead's run may hold, for a quick refusal with Q_LEAD. */
+  private readonly leadRuns: Array<Uint8Array | undefined>;
+  /** The column of a state's row that holds its quick refusal (see {@link quickOf}). */
   private readonly meta: number;
   /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
   hits = new Int32Array(256);
@@ -134,12 +132,13 @@ export class Automaton {
       const column = k % stride;
       this.delta[k] = column === classes ? ESCAPE : column === classes + 1 ? 0 : outputs[target] !== undefined ? ~(target * stride) : target * stride;
     }
+    this.leadRuns = new Array<Uint8Array | undefined>(states);
     for (let st = 0; st < states; st++) {
-      // A state with one output whose word or edge condition the raw test can judge in its loop.
       const ids = outputs[st];
-      const id = ids?.length === 1 ? ids[0]! : -1;
-      const f = id < 0 ? 0 : (this.flags[id] ?? 0);
-      if ((f & NOTE) === 0 && (f & (WORD | EDGE)) !== 0) this.delta[st * stride + classes + 1] = (patterns[id]!.text.length << 2) | (f & (WORD | EDGE));
+      if (ids === undefined) continue;
+      const quick = quickOf(patterns, this.flags, ids);
+      this.delta[st * stride + classes + 1] = quick;
+      if ((quick & Q_LEAD) !== 0) this.leadRuns[st] = leadRun(patterns, this.flags, ids);
     }
     this.outStart = new Int32Array(states + 1);
     let count = 0;
@@ -277,12 +276,16 @@ export class Automaton {
       }
       if (code !== ESCAPE) {
         row = ~code;
-        // Most hits fail their word or edge condition (`tokens`, `refactor`): refused here,
-        // as rawHit would (edgeBefore), without a call.
+        // Most hits fail their word, edge or lead condition (`tokens`, `refactor`, `"path"`):
+        // refused here, as rawHit would refuse them, without a call.
         const quick = delta[row + meta]!;
         if (quick !== 0) {
+          if ((quick & Q_NOTE) !== 0) this.noted = true;
+          if ((quick & Q_JUDGED) === 0) continue;
           if ((quick & WORD) !== 0 && i + 1 < end && isLower(buf[i + 1]!)) continue;
-          const at = i + 1 - (quick >> 2);
+          if ((quick & Q_LEAD) !== 0 && runStops(buf, i + 1, Math.min(end, i + 1 + (quick >>> 16)), end, this.leadRuns[row / this.classes]!)) continue;
+          // The edge condition on verbatim bytes only (no escape in reach, as edgeBefore).
+          const at = i + 1 - ((quick >> 5) & 0x7ff);
           if ((quick & EDGE) !== 0 && at - 6 >= start && slash < at - 6 && ALNUM[buf[at - 1]!] === 1) continue;
         }
         if (this.rawHit(buf, i, end, row)) return true;
@@ -400,6 +403,77 @@ function linkFailures(goto: Int32Array, outputs: Array<number[] | undefined>, st
       }
     }
   }
+}
+
+/** Bits of a state's quick refusal besides WORD and EDGE (see {@link quickOf}). */
+const Q_NOTE = 4;
+const Q_LEAD = 8;
+const Q_JUDGED = 16;
+
+/**
+ * The quick refusal of a state whose outputs are `ids`, read by the raw
+ * test's loop: `min run << 16 | length << 5 | flags`. Q_NOTE: some output is a
+ * note; Q_JUDGED: exactly one output is not, of that length, whose WORD and
+ * EDGE conditions (the flags) and, with Q_LEAD, the run its leads need after
+ * the marker (their shortest, up to 1024 bytes) the loop may judge; Q_NOTE
+ * alone: only notes. 0: no quick refusal (rawHit decides).
+ */
+function quickOf(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: readonly number[]): number {
+  const judged = ids.filter((id) => ((flags[id] ?? 0) & NOTE) === 0);
+  const note = judged.length < ids.length ? Q_NOTE : 0;
+  const id = judged[0];
+  if (judged.length !== 1 || id === undefined) return judged.length === 0 ? note : 0;
+  const p = patterns[id]!;
+  const length = p.text.length;
+  let quick = note | ((flags[id] ?? 0) & (WORD | EDGE));
+  // Leads that all start with the marker itself and need a run of characters after it, none
+  // of them a quote, a backslash or a control character: one of those first refuses every lead.
+  const leads = p.check === undefined ? undefined : p.leads;
+  if (leads !== undefined && leads.length > 0 && leads.every((l) => l.text.length === length && l.run !== undefined && l.min > 0 && l.run[0x22] !== 1 && l.run[0x5c] !== 1)) {
+    quick |= Q_LEAD | (Math.min(1024, ...leads.map((l) => l.min)) << 16);
+  }
+  if ((quick & (WORD | EDGE | Q_LEAD)) === 0 || length > 0x7ff) return 0; // nothing to judge here: rawHit
+  return quick | Q_JUDGED | (length << 5);
+}
+
+/** The one judged output's leads' runs, joined (see {@link quickOf}). */
+function leadRun(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: readonly number[]): Uint8Array {
+  const joined = new Uint8Array(128);
+  for (const id of ids) {
+    if (((flags[id] ?? 0) & NOTE) !== 0) continue;
+    for (const lead of patterns[id]?.leads ?? []) lead.run?.forEach((v, c) => (joined[c] ||= v));
+  }
+  return joined;
+}
+
+/** Escape letters that decode to a quote or a control character. */
+const STOP_ESCAPE = new Uint8Array(256);
+for (const c of '"nrtbf') STOP_ESCAPE[c.charCodeAt(0)] = 1;
+
+/**
+ * Whether the run the leads need after their marker (`run`: the characters
+ * any of them may hold; none is a quote or a backslash) stops in `buf[a, b)`:
+ * a character outside it comes first, raw (a quote ends the string) or
+ * escaped once: `\"`, `\n`, `\u003c` stop the run; `\u0041`, `\/` and
+ * deeper escapes may not (no guess).
+ */
+function runStops(buf: Uint8Array, a: number, b: number, end: number, run: Uint8Array): boolean {
+  for (let k = a; k < b; k++) {
+    const c = buf[k]!;
+    if (c !== 0x5c) {
+      if (c >= 0x80 || run[c] !== 1) return true;
+      continue;
+    }
+    // One level of escaping only: deeper ones are left to the rules (no guess).
+    const j = k + 1;
+    if (j >= end) return false;
+    const e = buf[j]!;
+    if (STOP_ESCAPE[e] === 1) return true;
+    if (e !== 0x75 || j + 4 >= end) return false;
+    const v = (HEX[buf[j + 1]!]! << 12) | (HEX[buf[j + 2]!]! << 8) | (HEX[buf[j + 3]!]! << 4) | HEX[buf[j + 4]!]!;
+    return v >= 0 && (v >= 0x80 || run[v] !== 1);
+  }
+  return false;
 }
 
 /** Whether `buf[a, b)` holds a backslash. */
