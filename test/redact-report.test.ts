@@ -340,6 +340,8 @@ t.test('raw test: a lead run that stops early refuses in the loop, escapes decod
   t.notOk(raw('{"path":"x","a":"\\u003cpath\\u003e patch_journal"}'), 'runs that stop at a quote, an escape, another character');
   t.same(checked, [], 'without asking the rules');
   t.ok(raw('{"a":"patABCDEFGHIJKLMN"}'), 'a run long enough');
+  t.ok(raw('{"a":"\\u0070at"}'), 'a marker spelled by an escape: no guess');
+  t.ok(raw('{"a":"p\\u0061t-"}'), 'the same inside it');
   t.notOk(raw('{"a":"patABC\\"x"}'), 'an escaped quote');
   t.ok(raw('{"a":"patAB\\\\\\"x"}'), 'an escaped quote one level deeper: no guess');
   t.ok(raw('{"a":"patAB\\\\u003c"}'), 'an escaped < one level deeper: no guess');

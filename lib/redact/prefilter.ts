@@ -104,6 +104,8 @@ export class Automaton {
   readonly nonAscii: boolean;
   /** By state: the characters any lead's run may hold, for a quick refusal with Q_LEAD. */
   private readonly leadRuns: Array<Uint8Array | undefined>;
+  /** By state, with Q_LEAD: the marker (lower case), to tell it was written verbatim. */
+  private readonly leadTexts: Array<string | undefined>;
   /** The column of a state's row that holds its quick refusal (see {@link quickOf}). */
   private readonly meta: number;
   /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
@@ -126,19 +128,28 @@ export class Automaton {
     this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
     const { goto, states, outputs } = buildTrie(patterns, stride, (code) => this.classOf(code));
     linkFailures(goto, outputs, states, classes, stride);
-    this.delta = new Int32Array(states * stride);
-    for (let k = 0; k < goto.length; k++) {
-      const target = goto[k] ?? 0;
-      const column = k % stride;
-      this.delta[k] = column === classes ? ESCAPE : column === classes + 1 ? 0 : outputs[target] !== undefined ? ~(target * stride) : target * stride;
+    // Row by row (start-up runs this cold, so the plainest loop): a target with outputs is complemented.
+    const delta = new Int32Array(states * stride);
+    const marked = new Uint8Array(states);
+    for (let st = 0; st < states; st++) if (outputs[st] !== undefined) marked[st] = 1;
+    for (let row = 0; row < delta.length; row += stride) {
+      for (let c = 0; c < classes; c++) {
+        const target = goto[row + c]!;
+        delta[row + c] = marked[target] === 1 ? ~(target * stride) : target * stride;
+      }
+      delta[row + classes] = ESCAPE;
     }
+    this.delta = delta;
     this.leadRuns = new Array<Uint8Array | undefined>(states);
+    this.leadTexts = new Array<string | undefined>(states);
     for (let st = 0; st < states; st++) {
       const ids = outputs[st];
       if (ids === undefined) continue;
       const quick = quickOf(patterns, this.flags, ids);
       this.delta[st * stride + classes + 1] = quick;
-      if ((quick & Q_LEAD) !== 0) this.leadRuns[st] = leadRun(patterns, this.flags, ids);
+      if ((quick & Q_LEAD) === 0) continue;
+      this.leadRuns[st] = leadRun(patterns, this.flags, ids);
+      this.leadTexts[st] = patterns[ids.find((id) => ((this.flags[id] ?? 0) & NOTE) === 0)!]!.text.toLowerCase();
     }
     this.outStart = new Int32Array(states + 1);
     let count = 0;
@@ -283,9 +294,10 @@ export class Automaton {
           if ((quick & Q_NOTE) !== 0) this.noted = true;
           if ((quick & Q_JUDGED) === 0) continue;
           if ((quick & WORD) !== 0 && i + 1 < end && isLower(buf[i + 1]!)) continue;
-          if ((quick & Q_LEAD) !== 0 && runStops(buf, i + 1, Math.min(end, i + 1 + (quick >>> 16)), end, this.leadRuns[row / this.classes]!)) continue;
-          // The edge condition on verbatim bytes only (no escape in reach, as edgeBefore).
           const at = i + 1 - ((quick >> 5) & 0x7ff);
+          // The lead condition after a marker written verbatim (one spelled by escapes: no guess, as checkAt).
+          if ((quick & Q_LEAD) !== 0 && at >= start && this.leadRefused(buf, at, i, end, row / this.classes, quick >>> 16)) continue;
+          // The edge condition on verbatim bytes only (no escape in reach, as edgeBefore).
           if ((quick & EDGE) !== 0 && at - 6 >= start && slash < at - 6 && ALNUM[buf[at - 1]!] === 1) continue;
         }
         if (this.rawHit(buf, i, end, row)) return true;
@@ -323,6 +335,19 @@ export class Automaton {
       if (code < 0 && this.rawHit(buf, i, end, row)) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether the marker of state `st` is written verbatim at `buf[at, i]` and
+   * the run its leads need (at least `min` characters) stops before that.
+   */
+  private leadRefused(buf: Uint8Array, at: number, i: number, end: number, st: number, min: number): boolean {
+    const text = this.leadTexts[st]!;
+    for (let k = 0; k < text.length; k++) {
+      const c = buf[at + k]!;
+      if ((c >= 0x41 && c <= 0x5a ? c + 32 : c) !== text.charCodeAt(k)) return false;
+    }
+    return runStops(buf, i + 1, Math.min(end, i + 1 + min), end, this.leadRuns[st]!);
   }
 
   /**
