@@ -341,6 +341,11 @@ t.test('raw test: a lead run that stops early refuses in the loop, escapes decod
   t.same(checked, [], 'without asking the rules');
   t.ok(raw('{"a":"patABCDEFGHIJKLMN"}'), 'a run long enough');
   t.ok(raw('{"a":"\\u0070at"}'), 'a marker spelled by an escape: no guess');
+  t.ok(raw('patAB\\'), 'a backslash that ends the bytes: no guess');
+  checked.length = 0;
+  t.notOk(raw('patAB\\u00'), 'a cut \\u escape: the rules decide');
+  t.same(checked, ['patAB']);
+  t.ok(raw('{"a":"patAB\\x"}'), 'an invalid escape: no guess');
   t.ok(raw('{"a":"p\\u0061t-"}'), 'the same inside it');
   t.notOk(raw('{"a":"patABC\\"x"}'), 'an escaped quote');
   t.ok(raw('{"a":"patAB\\\\\\"x"}'), 'an escaped quote one level deeper: no guess');
