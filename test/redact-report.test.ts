@@ -310,6 +310,10 @@ t.test('deltaTail: the end of a big delta string, decoded from its last bytes', 
   t.equal(deltaTail(Buffer.from(`{"delta":"${'a'.repeat(5000)}`), 1000), undefined, 'an unterminated string');
   t.equal(deltaTail(Buffer.from(`{"delta":"${'a'.repeat(5000)}\u0001"}`), 1000), `${'a'.repeat(5000)}\u0001`, 'a raw control character: the whole string, as the field reader reads it');
   t.equal(deltaTail(line('x'.repeat(900), `,"pad":"${'y'.repeat(2000)}"`), 1000), 'x'.repeat(900), 'a string shorter than the cut');
+  t.equal(deltaTail(line('a \\u0073k "q" \n é'), 100), 'a \\u0073k "q" \n é', 'a short string with escapes: decoded whole');
+  t.equal(deltaTail(line('first', ',"delta":"second"'), 100), undefined, 'a second delta member: no answer (the general reader refuses duplicates)');
+  t.equal(deltaTail(line('first'.repeat(400), ',"delta":"second"'), 100), undefined, 'the same for a long first one');
+  t.equal(deltaTail(Buffer.from('{"delta":'), 100), undefined, 'a line cut after its key');
 });
 
 t.test('raw checks with context before the marker, decoded', async (t) => {
@@ -337,7 +341,60 @@ t.test('raw checks with context before the marker, decoded', async (t) => {
   t.ok(plain.testRaw(Buffer.from('{"a":"key-12\\x"}')), 'an invalid escape: no guess');
 });
 
-t.test('raw test on long lines: two chains over the halves find what one finds', async (t) => {
+t.test('raw test: word and edge conditions refused in the loop, as at a hit', async (t) => {
+  const a = new Automaton([{ text: 'sk-', edge: true }, { text: 'token', word: true }, { text: 'ghp_', edge: true, word: true }]);
+  const raw = (s: string, start = 0) => a.testRaw(Buffer.from(s), start);
+  t.notOk(raw('{"a":"ask-1 tokens"}'), 'a letter before, a lower-case letter after');
+  t.ok(raw('{"a":"a sk-1"}'), 'a blank before');
+  t.ok(raw('{"a":"sk-1"}'), 'a quote before');
+  t.ok(raw('{"a":"token"}'), 'a quote after');
+  t.ok(raw('{"a":"tokenX"}'), 'an upper-case letter after');
+  t.ok(raw('token', 0), 'the end of the bytes after');
+  t.ok(raw('{"a":"\\u0061sk-1"}'), 'an escape just before: no guess');
+  t.ok(raw('{"a":"x\\nask-1"}'), 'an escape in reach before: no guess');
+  t.notOk(raw('{"a":"x\\n 12345ask-1"}'), 'an escape out of reach: judged');
+  t.ok(raw('\\xsk-', 2), 'bytes before the start count as they did (a backslash in reach)');
+  t.notOk(raw('xxxxxxxxsk-', 8), 'a letter before the start refuses');
+  t.notOk(raw('{"a":"aghp_ ghp_x"}'), 'both conditions: each refuses');
+  t.ok(raw('{"a":"ghp_\\""}'), 'both conditions met');
+  const shared = new Automaton([{ text: 'sk-', edge: true }, { text: 'k-' }]);
+  t.ok(shared.testRaw(Buffer.from('{"a":"ask-"}')), 'a state with two outputs: the other one counts');
+});
+
+t.test('raw test: a lead run that stops early refuses in the loop, escapes decoded at every level', async (t) => {
+  const run = new Uint8Array(128);
+  for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789') run[ch.charCodeAt(0)] = 1;
+  const checked: string[] = [];
+  const a = new Automaton([
+    { text: 'pat', edge: true, check: (text) => (checked.push(text), /^pat[A-Za-z0-9]{14}/.test(text)), leads: [{ text: 'pat', run, min: 14 }], ahead: 20, cuttable: true },
+    { text: 'note', note: true },
+  ]);
+  const raw = (s: string) => a.testRaw(Buffer.from(s));
+  t.notOk(raw('{"path":"x","a":"\\u003cpath\\u003e patch_journal"}'), 'runs that stop at a quote, an escape, another character');
+  t.same(checked, [], 'without asking the rules');
+  t.ok(raw('{"a":"patABCDEFGHIJKLMN"}'), 'a run long enough');
+  t.ok(raw('{"a":"\\u0070at"}'), 'a marker spelled by an escape: no guess');
+  t.ok(raw('patAB\\'), 'a backslash that ends the bytes: no guess');
+  checked.length = 0;
+  t.notOk(raw('patAB\\u00'), 'a cut \\u escape: the rules decide');
+  t.same(checked, ['patAB']);
+  t.ok(raw('{"a":"patAB\\x"}'), 'an invalid escape: no guess');
+  t.ok(raw('{"a":"p\\u0061t-"}'), 'the same inside it');
+  t.notOk(raw('{"a":"patABC\\"x"}'), 'an escaped quote');
+  t.ok(raw('{"a":"patAB\\\\\\"x"}'), 'an escaped quote one level deeper: no guess');
+  t.ok(raw('{"a":"patAB\\\\u003c"}'), 'an escaped < one level deeper: no guess');
+  t.notOk(raw('{"a":"patAB\\n"}'), 'a newline');
+  t.notOk(raw('{"a":"patéABCDEFGHIJKLMNOP"}'), 'a non-ASCII character');
+  t.ok(raw('{"a":"patABC\\u0044EFGHIJKLMNOP"}'), 'an escape that spells a run character: decoded and checked');
+  t.ok(raw('{"a":"patAB\\\\u0043DEFGHIJKLMNOP"}'), 'the same one level deeper: no guess');
+  checked.length = 0;
+  t.notOk(raw('patABC'), 'the bytes end first: the rules decide');
+  t.same(checked, ['patABC']);
+  t.notOk(raw('{"a":"patABCDEFGHIJKLM note"}'), 'one short, and a note');
+  t.ok(a.noted, 'the note is seen');
+});
+
+t.test('raw test on long lines: a marker anywhere is found', async (t) => {
   const a = new Automaton([{ text: 'sk-', edge: true }, { text: 'needle' }, { text: 'token', word: true }]);
   const filler = (n: number) => 'lorem ipsum '.repeat(Math.ceil(n / 12)).slice(0, n);
   const line = (text: string) => Buffer.from(JSON.stringify({ a: text, type: 'x' }));

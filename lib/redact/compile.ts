@@ -67,7 +67,7 @@ export interface Built {
   anchors: Automaton | undefined;
   partialsOf: Int32Array[];
   longAnchor: Uint8Array;
-  /** Last character of an anchor's proper prefix (reversed) → [prefix, partial indexes]. */
+  /** Last character (UTF-16 unit) of an anchor's proper prefix → [prefix, partial indexes]. */
   prefixes: Map<string, Array<[string, number[]]>>;
   /** Partials without anchors (user rules): searched over the short window. */
   freePartials: Array<(text: string, from: number) => number>;
@@ -82,7 +82,7 @@ export const FALLBACK_HOLD = 256;
 const LONG_ANCHORS: ReadonlySet<string> = new Set(['-----begin', 'eyj', 'bearer', 'basic', ...SECRET_KEY_WORDS]);
 
 function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, literal: string, index: number): void {
-  const first = literal.charAt(0);
+  const first = literal.charAt(literal.length - 1);
   let list = dispatch.get(first);
   if (!list) dispatch.set(first, (list = []));
   let entry = list.find(([lit]) => lit === literal);
@@ -217,8 +217,11 @@ function linearPartial(spec: Spec): CompiledPartial {
 function freePartial(spec: Spec): (text: string, from: number) => number {
   if (spec.builtin) {
     const re = new RegExp(`(?:${spec.partial})$`, `g${spec.flags ?? ''}`);
+    // A match runs to the text's end, so it starts at most `ahead` characters before it
+    // (unless `$` also matches at line ends, or `u` makes a character two units).
+    const ahead = /[mu]/.test(spec.flags ?? '') ? Infinity : patternExtent(spec.partial ?? '').ahead;
     return (text, from) => {
-      re.lastIndex = from;
+      re.lastIndex = Math.max(from, text.length - ahead);
       const m = re.exec(text);
       return m ? m.index : text.length;
     };
@@ -541,7 +544,7 @@ export function buildRules(specs: readonly Spec[]): Built {
       if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false }));
       if (!entry.indexes.includes(index)) entry.indexes.push(index);
       entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
-      for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, [...anchor.slice(0, k)].reverse().join(''), index);
+      for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, anchor.slice(0, k), index);
     }
   }
   const anchorList = [...anchorIndexes];

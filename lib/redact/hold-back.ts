@@ -42,8 +42,7 @@ export function holdPoint(engine: Redactor, text: string, long = true): number {
   const tail = text.slice(-16).toLowerCase();
   for (const { built, offset } of tables.holds) {
     // Anchors cut by the end of the piece: the text ends with their beginning.
-    for (const [reversed, indexes] of built.prefixes.get(tail.charAt(tail.length - 1)) ?? []) {
-      const prefix = [...reversed].reverse().join('');
+    for (const [prefix, indexes] of built.prefixes.get(tail.charAt(tail.length - 1)) ?? []) {
       if (tail.endsWith(prefix)) tryAt(len - prefix.length, indexes, offset);
     }
     // Whole anchors within reach of the end: one automaton pass over the tail.

@@ -72,12 +72,10 @@ for (let c = 0; c < 256; c++) ALNUM[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 
 
 const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
 
-/** Value of an ASCII hex digit, or -1. */
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  const f = c | 0x20;
-  return f >= 0x61 && f <= 0x66 ? f - 0x61 + 10 : -1;
-}
+/** Value of an ASCII hex digit by byte; a large negative number for any other byte (so a `\\u` escape's value is negative when one is not a digit). */
+const HEX = new Int32Array(256).fill(-0x10000);
+for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
+for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
 
 /**
  * A set of literals compiled to a deterministic automaton. Pattern ids are
@@ -104,11 +102,12 @@ export class Automaton {
   private readonly checks: Array<MarkerPattern | undefined>;
   /** Whether some pattern holds a non-ASCII character. */
   readonly nonAscii: boolean;
-  /**
-   * How far before the middle of a line the raw test's second chain starts:
-   * more than the raw bytes of the longest marker (6 per character when escaped).
-   */
-  private readonly overlap: number;
+  /** By state: the characters any lead's run may hold, for a quick refusal with Q_LEAD. */
+  private readonly leadRuns: Array<Uint8Array | undefined>;
+  /** By state, with Q_LEAD: the marker (lower case), to tell it was written verbatim. */
+  private readonly leadTexts: Array<string | undefined>;
+  /** The column of a state's row that holds its quick refusal (see {@link quickOf}). */
+  private readonly meta: number;
   /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
   hits = new Int32Array(256);
   hitCount = 0;
@@ -118,12 +117,10 @@ export class Automaton {
   constructor(patterns: readonly MarkerPattern[]) {
     const { classes, nonAscii } = this.assignClasses(patterns);
     this.nonAscii = nonAscii;
-    let longest = 0;
-    for (const p of patterns) longest = Math.max(longest, p.text.length);
-    this.overlap = longest * 6 + 16;
-    // One more column: the raw test's backslash (see `raw`).
-    const stride = classes + 1;
+    // Two more columns: the raw test's backslash (see `raw`), and the quick refusal of `meta`.
+    const stride = classes + 2;
     this.classes = stride;
+    this.meta = classes + 1;
     this.raw.set(this.low);
     this.raw[0x5c] = classes;
     this.lengths = Int32Array.from(patterns, (p) => p.text.length);
@@ -131,10 +128,28 @@ export class Automaton {
     this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
     const { goto, states, outputs } = buildTrie(patterns, stride, (code) => this.classOf(code));
     linkFailures(goto, outputs, states, classes, stride);
-    this.delta = new Int32Array(states * stride);
-    for (let k = 0; k < goto.length; k++) {
-      const target = goto[k] ?? 0;
-      this.delta[k] = k % stride === classes ? ESCAPE : outputs[target] !== undefined ? ~(target * stride) : target * stride;
+    // Row by row (start-up runs this cold, so the plainest loop): a target with outputs is complemented.
+    const delta = new Int32Array(states * stride);
+    const marked = new Uint8Array(states);
+    for (let st = 0; st < states; st++) if (outputs[st] !== undefined) marked[st] = 1;
+    for (let row = 0; row < delta.length; row += stride) {
+      for (let c = 0; c < classes; c++) {
+        const target = goto[row + c]!;
+        delta[row + c] = marked[target] === 1 ? ~(target * stride) : target * stride;
+      }
+      delta[row + classes] = ESCAPE;
+    }
+    this.delta = delta;
+    this.leadRuns = new Array<Uint8Array | undefined>(states);
+    this.leadTexts = new Array<string | undefined>(states);
+    for (let st = 0; st < states; st++) {
+      const ids = outputs[st];
+      if (ids === undefined) continue;
+      const quick = quickOf(patterns, this.flags, ids);
+      this.delta[st * stride + classes + 1] = quick;
+      if ((quick & Q_LEAD) === 0) continue;
+      this.leadRuns[st] = leadRun(patterns, this.flags, ids);
+      this.leadTexts[st] = patterns[ids.find((id) => ((this.flags[id] ?? 0) & NOTE) === 0)!]!.text.toLowerCase();
     }
     this.outStart = new Int32Array(states + 1);
     let count = 0;
@@ -250,63 +265,21 @@ export class Automaton {
    */
   testRaw(buf: Uint8Array, start = 0, end = buf.length): boolean {
     this.noted = false;
-    const overlap = this.overlap;
-    if (end - start < 4 * overlap) return this.run(buf, start, end, end);
-    // Two chains over the two halves, in one loop: their table lookups overlap (each
-    // transition waits on the one before it, so one chain alone leaves the CPU idle).
-    // The second half starts early enough for any marker that ends in it, and not
-    // inside an escape.
-    let second = ((start + end) >>> 1) - overlap;
-    let steps = 0;
-    while (steps++ < 64 && hasBackslash(buf, second - 6, second)) second--;
-    if (steps > 64) return this.run(buf, start, end, end);
-    const split = second + overlap;
-    const { raw, delta } = this;
-    let r1 = 0;
-    let r2 = 0;
-    let i = start;
-    let j = second;
-    while (i < split && j < end) {
-      const c1 = delta[r1 + raw[buf[i]!]!]!;
-      const c2 = delta[r2 + raw[buf[j]!]!]!;
-      if ((c1 | c2) >= 0) {
-        r1 = c1;
-        r2 = c2;
-        i++;
-        j++;
-        continue;
-      }
-      // Either chain at an escape or an output: that byte by the general loop, one step.
-      if (c1 >= 0) {
-        r1 = c1;
-        i++;
-      } else {
-        if (this.run(buf, i, i + 1, end, r1)) return true;
-        r1 = this.row;
-        i = this.next;
-      }
-      if (c2 >= 0) {
-        r2 = c2;
-        j++;
-      } else {
-        if (this.run(buf, j, j + 1, end, r2)) return true;
-        r2 = this.row;
-        j = this.next;
-      }
-    }
-    return (i < split && this.run(buf, i, split, end, r1)) || (j < end && this.run(buf, j, end, end, r2));
+    return this.run(buf, start, end);
   }
 
-  /** Where the last {@link run} stopped: its state's row and the next byte. */
-  private row = 0;
-  private next = 0;
-
-  /** The raw test from `start` (in the state at row `from`) until a byte at or after `stop` is due. */
-  private run(buf: Uint8Array, start: number, stop: number, end: number, from = 0): boolean {
-    const { low, raw, delta } = this;
-    let row = from;
-    let i = start;
-    for (; i < stop; i++) {
+  /**
+   * The raw test: one chain of table lookups, escapes decoded in the loop.
+   * (Two chains over the two halves of a line measured slower here: every
+   * escape or hit in either chain left the paired loop.)
+   */
+  private run(buf: Uint8Array, start: number, end: number): boolean {
+    const { low, raw, delta, meta } = this;
+    const nonAscii = this.nonAscii;
+    let row = 0;
+    /** The last backslash read (escapes are read whole), for the edge condition. */
+    let slash = -1;
+    for (let i = start; i < end; i++) {
       let code = delta[row + raw[buf[i]!]!]!;
       if (code >= 0) {
         row = code;
@@ -314,21 +287,35 @@ export class Automaton {
       }
       if (code !== ESCAPE) {
         row = ~code;
+        // Most hits fail their word, edge or lead condition (`tokens`, `refactor`, `"path"`):
+        // refused here, as rawHit would refuse them, without a call.
+        const quick = delta[row + meta]!;
+        if (quick !== 0) {
+          if ((quick & Q_NOTE) !== 0) this.noted = true;
+          if ((quick & Q_JUDGED) === 0) continue;
+          if ((quick & WORD) !== 0 && i + 1 < end && isLower(buf[i + 1]!)) continue;
+          const at = i + 1 - ((quick >> 5) & 0x7ff);
+          // The lead condition after a marker written verbatim (one spelled by escapes: no guess, as checkAt).
+          if ((quick & Q_LEAD) !== 0 && at >= start && this.leadRefused(buf, at, i, end, row / this.classes, quick >>> 16)) continue;
+          // The edge condition on verbatim bytes only (no escape in reach, as edgeBefore).
+          if ((quick & EDGE) !== 0 && at - 6 >= start && slash < at - 6 && ALNUM[buf[at - 1]!] === 1) continue;
+        }
         if (this.rawHit(buf, i, end, row)) return true;
         continue;
       }
       // A backslash: the escape it starts, after any number of backslashes (nesting).
       let j = i + 1;
       while (j < end && buf[j] === 0x5c) j++;
+      slash = j - 1;
       if (j >= end) return true; // a cut escape: no guess
       const e = buf[j]!;
       if (e === 0x2f) return true;
       if (e === 0x75 && j + 4 < end) {
-        const h = (hexValue(buf[j + 1]!) << 12) | (hexValue(buf[j + 2]!) << 8) | (hexValue(buf[j + 3]!) << 4) | hexValue(buf[j + 4]!);
+        const h = (HEX[buf[j + 1]!]! << 12) | (HEX[buf[j + 2]!]! << 8) | (HEX[buf[j + 3]!]! << 4) | HEX[buf[j + 4]!]!;
         if (h >= 0) {
           let c = h;
           if (h >= 0x80) {
-            if (this.nonAscii) return true; // non-ASCII markers are rare (a user's home): no guess
+            if (nonAscii) return true; // non-ASCII markers are rare (a user's home): no guess
             c = 0x80;
           }
           i = j + 4;
@@ -347,9 +334,20 @@ export class Automaton {
       row = code >= 0 ? code : ~code;
       if (code < 0 && this.rawHit(buf, i, end, row)) return true;
     }
-    this.row = row;
-    this.next = i;
     return false;
+  }
+
+  /**
+   * Whether the marker of state `st` is written verbatim at `buf[at, i]` and
+   * the run its leads need (at least `min` characters) stops before that.
+   */
+  private leadRefused(buf: Uint8Array, at: number, i: number, end: number, st: number, min: number): boolean {
+    const text = this.leadTexts[st]!;
+    for (let k = 0; k < text.length; k++) {
+      const c = buf[at + k]!;
+      if ((c >= 0x41 && c <= 0x5a ? c + 32 : c) !== text.charCodeAt(k)) return false;
+    }
+    return runStops(buf, i + 1, Math.min(end, i + 1 + min), end, this.leadRuns[st]!);
   }
 
   /**
@@ -430,6 +428,77 @@ function linkFailures(goto: Int32Array, outputs: Array<number[] | undefined>, st
       }
     }
   }
+}
+
+/** Bits of a state's quick refusal besides WORD and EDGE (see {@link quickOf}). */
+const Q_NOTE = 4;
+const Q_LEAD = 8;
+const Q_JUDGED = 16;
+
+/**
+ * The quick refusal of a state whose outputs are `ids`, read by the raw
+ * test's loop: `min run << 16 | length << 5 | flags`. Q_NOTE: some output is a
+ * note; Q_JUDGED: exactly one output is not, of that length, whose WORD and
+ * EDGE conditions (the flags) and, with Q_LEAD, the run its leads need after
+ * the marker (their shortest, up to 1024 bytes) the loop may judge; Q_NOTE
+ * alone: only notes. 0: no quick refusal (rawHit decides).
+ */
+function quickOf(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: readonly number[]): number {
+  const judged = ids.filter((id) => ((flags[id] ?? 0) & NOTE) === 0);
+  const note = judged.length < ids.length ? Q_NOTE : 0;
+  const id = judged[0];
+  if (judged.length !== 1 || id === undefined) return judged.length === 0 ? note : 0;
+  const p = patterns[id]!;
+  const length = p.text.length;
+  let quick = note | ((flags[id] ?? 0) & (WORD | EDGE));
+  // Leads that all start with the marker itself and need a run of characters after it, none
+  // of them a quote, a backslash or a control character: one of those first refuses every lead.
+  const leads = p.check === undefined ? undefined : p.leads;
+  if (leads !== undefined && leads.length > 0 && leads.every((l) => l.text.length === length && l.run !== undefined && l.min > 0 && l.run[0x22] !== 1 && l.run[0x5c] !== 1)) {
+    quick |= Q_LEAD | (Math.min(1024, ...leads.map((l) => l.min)) << 16);
+  }
+  if ((quick & (WORD | EDGE | Q_LEAD)) === 0 || length > 0x7ff) return 0; // nothing to judge here: rawHit
+  return quick | Q_JUDGED | (length << 5);
+}
+
+/** The one judged output's leads' runs, joined (see {@link quickOf}). */
+function leadRun(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: readonly number[]): Uint8Array {
+  const joined = new Uint8Array(128);
+  for (const id of ids) {
+    if (((flags[id] ?? 0) & NOTE) !== 0) continue;
+    for (const lead of patterns[id]?.leads ?? []) lead.run?.forEach((v, c) => (joined[c] ||= v));
+  }
+  return joined;
+}
+
+/** Escape letters that decode to a quote or a control character. */
+const STOP_ESCAPE = new Uint8Array(256);
+for (const c of '"nrtbf') STOP_ESCAPE[c.charCodeAt(0)] = 1;
+
+/**
+ * Whether the run the leads need after their marker (`run`: the characters
+ * any of them may hold; none is a quote or a backslash) stops in `buf[a, b)`:
+ * a character outside it comes first, raw (a quote ends the string) or
+ * escaped once: `\"`, `\n`, `\u003c` stop the run; `\u0041`, `\/` and
+ * deeper escapes may not (no guess).
+ */
+function runStops(buf: Uint8Array, a: number, b: number, end: number, run: Uint8Array): boolean {
+  for (let k = a; k < b; k++) {
+    const c = buf[k]!;
+    if (c !== 0x5c) {
+      if (c >= 0x80 || run[c] !== 1) return true;
+      continue;
+    }
+    // One level of escaping only: deeper ones are left to the rules (no guess).
+    const j = k + 1;
+    if (j >= end) return false;
+    const e = buf[j]!;
+    if (STOP_ESCAPE[e] === 1) return true;
+    if (e !== 0x75 || j + 4 >= end) return false;
+    const v = (HEX[buf[j + 1]!]! << 12) | (HEX[buf[j + 2]!]! << 8) | (HEX[buf[j + 3]!]! << 4) | HEX[buf[j + 4]!]!;
+    return v >= 0 && (v >= 0x80 || run[v] !== 1);
+  }
+  return false;
 }
 
 /** Whether `buf[a, b)` holds a backslash. */

@@ -88,16 +88,18 @@ function countNames(hits: readonly string[]): Map<string, number> {
 }
 
 const DELTA_OPEN = Buffer.from('{"delta":"');
+const DELTA_KEY = Buffer.from('"delta"');
 
 /**
  * The last characters of a delta line's `delta` string, decoded from the
  * bytes near its end only: all the hold-back of a clean piece reads (its
  * windows end at the text's end), without decoding a piece of megabytes.
- * Needs the producer's shape (`delta` first, Go sorts keys); otherwise, or
- * when the cut would split an escape, the whole string as topLevelString reads it.
+ * Needs the producer's shape (`delta` first, Go sorts keys, no second
+ * `delta` member); otherwise, or when the cut would split an escape, the whole
+ * string as topLevelString reads it. A short piece is decoded whole, natively.
  */
 export function deltaTail(raw: Buffer, bytes: number): string | undefined {
-  if (raw.length <= bytes || raw.compare(DELTA_OPEN, 0, DELTA_OPEN.length, 0, DELTA_OPEN.length) !== 0) return topLevelString(raw, 'delta');
+  if (raw.length < DELTA_OPEN.length || raw.compare(DELTA_OPEN, 0, DELTA_OPEN.length, 0, DELTA_OPEN.length) !== 0) return topLevelString(raw, 'delta');
   const open = DELTA_OPEN.length - 1;
   let close = open;
   for (;;) {
@@ -107,12 +109,16 @@ export function deltaTail(raw: Buffer, bytes: number): string | undefined {
     while (raw[k - 1] === 0x5c) k--;
     if ((close - k) % 2 === 0) break;
   }
+  // A later member named `delta` (a duplicate): the general reader, which refuses it.
+  if (raw.indexOf(DELTA_KEY, close) >= 0) return topLevelString(raw, 'delta');
   let from = close - bytes;
-  if (from <= open + 1) return topLevelString(raw, 'delta');
-  // Not inside an escape (at most 6 bytes, starting with a backslash), nor a UTF-8 sequence.
-  const limit = from + 64;
-  while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || ((raw[from] ?? 0) & 0xc0) === 0x80)) from++;
-  if (from === limit) return topLevelString(raw, 'delta');
+  if (from <= open + 1) from = open + 1; // all of it (natively decoded: the common, short piece)
+  else {
+    // Not inside an escape (at most 6 bytes, starting with a backslash), nor a UTF-8 sequence.
+    const limit = from + 64;
+    while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || ((raw[from] ?? 0) & 0xc0) === 0x80)) from++;
+    if (from === limit) return topLevelString(raw, 'delta');
+  }
   try {
     return JSON.parse(`"${raw.toString('utf8', from, close)}"`) as string;
   } catch {
