@@ -543,6 +543,9 @@ export interface Measure {
 /** A placeholder wuu-redact writes, raw or JSON-escaped. */
 const OWN_PLACEHOLDER = /(?:<|\\+u003c)(?:secret:[A-Za-z0-9_.-]{1,64}|email|user|home|workspace|path|redacted)(?::[0-9a-f]{8})?(?:>|\\+u003e)/g;
 
+/** Joins a planting's texts for the leak search. */
+const SEPARATOR = '\u0001';
+
 /** Plants every secret, redacts, judges. */
 export function measure(secrets: CorpusSecret[]): Measure {
   counter = 0;
@@ -578,7 +581,10 @@ export function measure(secrets: CorpusSecret[]): Measure {
       // wuu-redact's own placeholders (`<secret:gitlab-token>`) are not the secret's text.
       const texts = scopeTexts(byThread.get(p.thread) ?? []).map((t) => t.replace(OWN_PLACEHOLDER, '\u0000'));
       const template = templates.get(p.position) ?? [];
-      const leak = windows.find((w) => texts.some((t) => t.includes(w)) && !template.some((t) => t.includes(w)));
+      // One search per window over all texts joined (by a character no window holds; else text by text).
+      const hay = texts.join(SEPARATOR);
+      const found = windows.some((w) => w.includes(SEPARATOR)) ? (w: string) => texts.some((t) => t.includes(w)) : (w: string) => hay.includes(w);
+      const leak = windows.find((w) => found(w) && !template.some((t) => t.includes(w)));
       let r = byPosition.get(p.position);
       if (!r) byPosition.set(p.position, (r = { entry, position: p.position, caught: true, cuts: 0, leakedCuts: 0 }));
       r.cuts++;

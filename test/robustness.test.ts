@@ -422,6 +422,7 @@ t.test('many tiny events: the heap a tool keeps does not grow with the event cou
 
 t.test('a slow consumer: backpressure bounds memory, nothing is lost', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-slow-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'big.jsonl');
   const line = `{"delta":"${'x'.repeat(200)}","thread_id":"t","turn_id":"u","type":"agent_message_delta"}\n`;
   fs.writeFileSync(file, line.repeat(400_000)); // ~100 MB
@@ -443,7 +444,6 @@ t.test('a slow consumer: backpressure bounds memory, nothing is lost', async (t)
   t.equal(code, 0);
   t.equal(received, line.length * 400_000, 'every byte arrived');
   t.ok(peakKb / 1024 < 120, `memory while the reader stalls: ${(peakKb / 1024).toFixed(0)} MB`);
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 t.test('SIGINT/SIGTERM mid-stream: summaries print what they have, exit 130/143', async (t) => {

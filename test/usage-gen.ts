@@ -136,13 +136,22 @@ export function generate(seed: number, runs: number): string {
   return text;
 }
 
-export function tmpDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-usage-'));
+/** Directories made by {@link tmpDir} and {@link fleet}, removed when the test process exits. */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new directory under the system temp dir, removed when the test process exits. */
+export function tmpDir(prefix = 'wuu-usage-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** Writes generated streams into DIR (some gzipped, one in a subdirectory); returns plain copies for jq. */
 export function fleet(dir: string, count: number, seed0: number): { files: string[]; plain: string[] } {
-  const plainDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-usage-plain-'));
+  const plainDir = tmpDir('wuu-usage-plain-');
   const files: string[] = [];
   const plain: string[] = [];
   fs.mkdirSync(path.join(dir, 'sub'), { recursive: true });

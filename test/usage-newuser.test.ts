@@ -168,14 +168,14 @@ t.test('days from the session id, else the mtime; date_source per row; the table
     ],
     'the session id is kept as the wall-clock time it is',
   );
-  const table = await usageRun(['--table', '--no-cost', '--by', 'month', '--timezone', 'Asia/Tokyo', dir]);
+  const table = await usageRun(['--table', '--no-cost', '--by', 'month', '--timezone', 'Asia/Tokyo', '-j', '1', dir]);
   const out = table.stdout.split('\n');
   t.match(out[2], /^2026-09 {2}/, 'a day from the session id is not marked');
   t.match(out[3], /^2026-10\* /, 'a day from the mtime is marked');
   t.equal(out.at(-2), 'Days in Asia/Tokyo: 1 run dated by their session id; 1 run dated by the file\'s modification time (marked *).');
-  const md = await usageRun(['--markdown', '--no-cost', '--by', 'day', '--timezone', 'UTC', dir]);
+  const md = await usageRun(['--markdown', '--no-cost', '--by', 'day', '--timezone', 'UTC', '-j', '1', dir]);
   t.match(md.stdout, /\n\nDays in UTC: 1 run dated by their session id; 1 run dated by the file's modification time \(marked \\\*\)\.\n$/);
-  const plain = await usageRun(['--table', '--no-cost', dir]);
+  const plain = await usageRun(['--table', '--no-cost', '-j', '1', dir]);
   t.notMatch(plain.stdout, /Days in/, 'no footnote when no day is shown');
 });
 
@@ -253,7 +253,7 @@ t.test('runs without usage are zero rows; rows per run name their file; costs in
   const merged = await usageRun(['--merge', '--csv', part]);
   t.equal(merged.stdout.split('\n')[1]!.split(',').slice(0, 6).join(','), `row,,,${example('setup-failed.jsonl')},main,0`);
   // One precision in the table: no $0.04 beside $0.0056.
-  const table = await usageRun(['--table', example('run.jsonl'), example('timeout.jsonl'), example('failed.jsonl')]);
+  const table = await usageRun(['--table', '-j', '1', example('run.jsonl'), example('timeout.jsonl'), example('failed.jsonl')]);
   const costs = table.stdout.match(/\$[\d,]+\.\d+/g) ?? [];
   t.ok(costs.length >= 6);
   t.same(new Set(costs.map((c) => c.split('.')[1]!.length)), new Set([4]), costs.join(' '));
@@ -261,7 +261,7 @@ t.test('runs without usage are zero rows; rows per run name their file; costs in
 });
 
 t.test('-q: no warnings; bad lines are still reported', async (t) => {
-  const all = await usageRun(['--table', '-q', path.dirname(example('run.jsonl'))]);
+  const all = await usageRun(['--table', '-q', '-j', '1', path.dirname(example('run.jsonl'))]);
   t.equal(all.code, 0);
   t.equal(all.stderr, '', 'killed.jsonl warns three times without -q');
   const bad = await usageRun(['--json', '-q'], { stdin: `${RUN}not json\n` });
@@ -386,7 +386,7 @@ t.test('a run read from many files names the first few in its FILE cell', async 
     ].join('\n');
     fs.writeFileSync(path.join(dir, `p${i}.jsonl`), `${text}\n`);
   }
-  const r = await usageRun(['--csv', '--no-cost', '-q', dir]);
+  const r = await usageRun(['--csv', '--no-cost', '-q', '-j', '1', dir]);
   const f = (i: number) => path.join(dir, `p${i}.jsonl`);
   t.equal(r.stdout.split('\n')[1], `row,th_x,run-th_x,"${f(1)}, ${f(2)}, ${f(3)}, ${f(4)}, ...",main,6,0,21,0,0,21,0,0,mtime`);
 });
