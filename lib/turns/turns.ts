@@ -113,15 +113,7 @@ class OpenTurn {
   summary(end: TurnEnd | undefined, subagent: boolean): TurnRecord {
     const h = turnHeader(this.threadId, this.turnId, end, subagent);
     const record: TurnRecord = {
-      type: h.type,
-      thread_id: h.thread_id,
-      turn_id: h.turn_id,
-      status: h.status,
-      error: h.error,
-      reason: h.reason,
-      awaiting_auto_continuation: h.awaiting_auto_continuation,
-      trace_path: h.trace_path,
-      subagent: h.subagent,
+      ...h, // the header's keys first, in its order (the output's key order)
       message: this.message?.message ?? null,
       message_source: this.message?.source ?? null,
       tool_calls: this.toolCalls,
