@@ -176,11 +176,14 @@ t.test('fuzz: a proven line is always an event JSON.parse accepts', async (t) =>
   t.ok(proven > 1000, `many mutated lines are still valid and proven (${proven})`);
 });
 
-/** The core with its proof taken away: the runner validates every unread line itself, as before the hook. */
+/**
+ * The core with its proof and its copies taken away: the runner validates every
+ * unread line itself and hands every line to `push`, as before both hooks.
+ */
 function withoutProof(core: Core): Core {
   return new Proxy(core, {
     get(target, prop) {
-      if (prop === 'proves') return undefined;
+      if (prop === 'proves' || prop === 'copies') return undefined;
       const value: unknown = Reflect.get(target, prop);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

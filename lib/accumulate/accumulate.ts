@@ -78,6 +78,8 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
     passesThrough: true,
     // ...and proven valid in that same read: the runner does not validate them first.
     proves: (rec) => acc.prove(rec),
+    // Lines of every other type go out as they came: the runner proves and writes them itself.
+    copies: (type) => !PIECE_TYPES.has(type) && !TURN_END_TYPES.has(type) && type !== 'result',
     push(rec, emit) {
       out = emit;
       const type = rec.type;
