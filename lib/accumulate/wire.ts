@@ -392,12 +392,7 @@ export class WireFields implements EventFields {
 
   /** The member walk of {@link read}; with `validate`, every value is judged as it is skipped. */
   private walk(rec: LineRecord, validate: boolean): boolean {
-    const { source, start, end } = rec;
-    this.rec = rec;
-    this.whole = undefined;
-    this.decodedAt = -1;
-    this.source = source;
-    this.count = 0;
+    const { source, start, end } = this.begin(rec);
     this.fromEnd = false;
     if (end - start < 2 || source[start] !== LBRACE || source[end - 1] !== RBRACE) return false;
     const limit = end - 1;
@@ -438,6 +433,16 @@ export class WireFields implements EventFields {
     return close + 1;
   }
 
+  /** Forgets the last read: `rec` is the record now read. */
+  private begin(rec: LineRecord): LineRecord {
+    this.rec = rec;
+    this.whole = undefined;
+    this.decodedAt = -1;
+    this.source = rec.source;
+    this.count = 0;
+    return rec;
+  }
+
   /** A whole read of `rec` succeeded. */
   private took(rec: LineRecord): true {
     this.whole = rec;
@@ -451,12 +456,7 @@ export class WireFields implements EventFields {
    * without looking at what comes before. False otherwise; then {@link read}.
    */
   readTail(rec: LineRecord, fields: readonly Key[]): boolean {
-    const { source, start, end } = rec;
-    this.rec = rec;
-    this.whole = undefined;
-    this.decodedAt = -1;
-    this.source = source;
-    this.count = 0;
+    const { source, start, end } = this.begin(rec);
     if (end - start < 2 || source[end - 1] !== RBRACE) return false;
     this.fromEnd = true;
     let missing = fields.length;
