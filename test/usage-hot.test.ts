@@ -58,7 +58,7 @@ function unit(i: number, thread: string, run: string | null, time: string | null
   return { kind: 'turn', file: 'f', line: i, thread_id: thread, turn_id: `u${i}`, run_id: run, run_status: run === null ? null : 'completed', provider: 'p', model: 'm', time, date_source: time === null ? null : 'timestamp', end: 'completed', source: 'usage_updated', input_tokens: 1n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: BigInt(i) };
 }
 
-t.test('unit lines: one JSON.stringify below 2^53, digits pieced together beyond; the same text either way', async (t) => {
+t.test('unit lines: the kept texts of the last thread id, run id and time never leak into the next unit; counts beyond 2^53 exact', async (t) => {
   const threads = ['t1', 't1', 't2', 't1', 'q"\\\u0001\u2028é', '', 'q"\\\u0001', 't1'];
   const runs = [null, 'r1', 'r1', null, 'r"2', 'r"2', '', null];
   const times = [null, '2026-01-02T03:04:05Z', null, null, '2026-01-02T03:04:05', '2026-01-02T03:04:05', null, 'x"y'];
@@ -72,7 +72,7 @@ t.test('unit lines: one JSON.stringify below 2^53, digits pieced together beyond
         const text = unitJson(u, extra);
         const line = JSON.parse(text) as Record<string, unknown>;
         t.same([line.kind, line.thread_id, line.run_id, line.time, line.input_tokens, line.output_tokens, line.prompt_tokens], [u.kind, u.thread_id, u.run_id, u.time, Number(u.input_tokens), Number(u.output_tokens), extra === '' ? undefined : 3], `${u.kind} ${i}${extra}`);
-        // Beyond 2^53 the same line, with the exact digits in place of the small ones.
+        // Beyond 2^53 the same line, with the exact digits in place of the small ones (and the kept texts reused).
         const huge = { ...u, input_tokens: big, output_tokens: big + 1n };
         const expected = text.replace(`"input_tokens":${u.input_tokens},`, `"input_tokens":${big},`).replace(`"output_tokens":${u.output_tokens}`, `"output_tokens":${big + 1n}`);
         t.equal(unitJson(huge, extra), expected, `${u.kind} ${i}${extra}: counts beyond 2^53`);

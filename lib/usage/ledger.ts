@@ -43,60 +43,44 @@ function j(v: string | null): string {
   return v === null ? 'null' : JSON.stringify(v);
 }
 
-/** The largest count a JSON number (a double) carries exactly. */
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** Whether every count of a unit is a safe integer (then Number() of it has the same digits). */
-function safeCounts(u: UsageUnit): boolean {
-  return u.input_tokens <= SAFE && u.cache_creation_tokens <= SAFE && u.cache_read_tokens <= SAFE && u.output_tokens <= SAFE && u.input_tokens >= -SAFE && u.cache_creation_tokens >= -SAFE && u.cache_read_tokens >= -SAFE && u.output_tokens >= -SAFE;
-}
-
 /**
- * Canonical JSON text of a unit (fixed field order, token counts as exact
- * digits): the --json line; `extra` (`,"name":value...`) goes before the
- * closing brace. With counts below 2^53 (every real one) the line is one
- * JSON.stringify of the fields in their order: the engine writes it flat, in
- * about half the time of a string put together piece by piece (measured on
- * the bench's 6529 units, each in a fresh process); the same text, as the
- * field order, the escaping (JSON.stringify either way) and the digits are
- * the same.
+ * The JSON text of the last value given, kept: units come in file and line
+ * order, so the thread and run ids (and the time) of one unit are mostly
+ * those of the one before (a cache of all ids would only churn).
  */
-export function unitJson(u: UsageUnit, extra = ''): string {
-  if (!safeCounts(u)) return exactUnitJson(u, extra);
-  let text: string;
-  const input_tokens = Number(u.input_tokens);
-  const cache_creation_tokens = Number(u.cache_creation_tokens);
-  const cache_read_tokens = Number(u.cache_read_tokens);
-  const output_tokens = Number(u.output_tokens);
-  const { file, line, thread_id, run_id, run_status, provider, model, time, date_source } = u;
-  if (u.kind === 'turn') {
-    const { turn_id, end, source } = u;
-    text = JSON.stringify({ kind: 'turn', file, line, thread_id, turn_id, run_id, run_status, provider, model, time, date_source, end, source, input_tokens, cache_creation_tokens, cache_read_tokens, output_tokens });
-  } else if (u.kind === 'agent') {
-    const { agent_id, agent_type, agent_status, source } = u;
-    text = JSON.stringify({ kind: 'agent', file, line, thread_id, agent_id, agent_type, agent_status, run_id, run_status, provider, model, time, date_source, source, input_tokens, cache_creation_tokens, cache_read_tokens, output_tokens });
-  } else {
-    text = JSON.stringify({ kind: 'run', file, line, thread_id, run_id, run_status, provider, model, time, date_source, input_tokens, cache_creation_tokens, cache_read_tokens, output_tokens });
+class LastQuoted {
+  private value: string | null = null;
+  private text = 'null';
+
+  of(v: string | null): string {
+    if (v !== this.value) {
+      this.value = v;
+      this.text = j(v);
+    }
+    return this.text;
   }
-  return extra === '' ? text : `${text.slice(0, -1)}${extra}}`;
 }
 
-/** {@link unitJson} for counts beyond 2^53: put together piece by piece, the counts as BigInt digits. */
-function exactUnitJson(u: UsageUnit, extra: string): string {
+const threadIds = new LastQuoted();
+const runIds = new LastQuoted();
+const times = new LastQuoted();
+
+/** Canonical JSON text of a unit (fixed field order, token counts as exact digits): the --json line. */
+export function unitJson(u: UsageUnit, extra = ''): string {
   let head: string;
   let tail: string;
   if (u.kind === 'turn') {
-    head = `{"kind":"turn","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`;
+    head = `{"kind":"turn","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${threadIds.of(u.thread_id)},"turn_id":${j(u.turn_id)}`;
     tail = `,"end":${quoteFew(u.end)},"source":${quoteFew(u.source)}`;
   } else if (u.kind === 'agent') {
-    head = `{"kind":"agent","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${quoteFew(u.agent_type)},"agent_status":${quoteFew(u.agent_status)}`;
+    head = `{"kind":"agent","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${threadIds.of(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${quoteFew(u.agent_type)},"agent_status":${quoteFew(u.agent_status)}`;
     tail = `,"source":${quoteFew(u.source)}`;
   } else {
-    head = `{"kind":"run","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)}`;
+    head = `{"kind":"run","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${threadIds.of(u.thread_id)}`;
     tail = '';
   }
   return (
-    `${head},"run_id":${j(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${j(u.time)},"date_source":${quoteFew(u.date_source)}${tail}` +
+    `${head},"run_id":${runIds.of(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${times.of(u.time)},"date_source":${quoteFew(u.date_source)}${tail}` +
     `,"input_tokens":${u.input_tokens},"cache_creation_tokens":${u.cache_creation_tokens},"cache_read_tokens":${u.cache_read_tokens},"output_tokens":${u.output_tokens}${extra}}`
   );
 }
