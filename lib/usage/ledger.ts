@@ -43,22 +43,44 @@ function j(v: string | null): string {
   return v === null ? 'null' : JSON.stringify(v);
 }
 
+/**
+ * The JSON text of the last value given, kept: units come in file and line
+ * order, so the thread and run ids (and the time) of one unit are mostly
+ * those of the one before (a cache of all ids would only churn).
+ */
+class LastQuoted {
+  private value: string | null = null;
+  private text = 'null';
+
+  of(v: string | null): string {
+    if (v !== this.value) {
+      this.value = v;
+      this.text = j(v);
+    }
+    return this.text;
+  }
+}
+
+const threadIds = new LastQuoted();
+const runIds = new LastQuoted();
+const times = new LastQuoted();
+
 /** Canonical JSON text of a unit (fixed field order, token counts as exact digits): the --json line. */
 export function unitJson(u: UsageUnit, extra = ''): string {
   let head: string;
   let tail: string;
   if (u.kind === 'turn') {
-    head = `{"kind":"turn","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"turn_id":${j(u.turn_id)}`;
+    head = `{"kind":"turn","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${threadIds.of(u.thread_id)},"turn_id":${j(u.turn_id)}`;
     tail = `,"end":${quoteFew(u.end)},"source":${quoteFew(u.source)}`;
   } else if (u.kind === 'agent') {
-    head = `{"kind":"agent","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${quoteFew(u.agent_type)},"agent_status":${quoteFew(u.agent_status)}`;
+    head = `{"kind":"agent","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${threadIds.of(u.thread_id)},"agent_id":${j(u.agent_id)},"agent_type":${quoteFew(u.agent_type)},"agent_status":${quoteFew(u.agent_status)}`;
     tail = `,"source":${quoteFew(u.source)}`;
   } else {
-    head = `{"kind":"run","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${j(u.thread_id)}`;
+    head = `{"kind":"run","file":${quoteFew(u.file)},"line":${u.line},"thread_id":${threadIds.of(u.thread_id)}`;
     tail = '';
   }
   return (
-    `${head},"run_id":${j(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${j(u.time)},"date_source":${quoteFew(u.date_source)}${tail}` +
+    `${head},"run_id":${runIds.of(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${times.of(u.time)},"date_source":${quoteFew(u.date_source)}${tail}` +
     `,"input_tokens":${u.input_tokens},"cache_creation_tokens":${u.cache_creation_tokens},"cache_read_tokens":${u.cache_read_tokens},"output_tokens":${u.output_tokens}${extra}}`
   );
 }

@@ -168,7 +168,18 @@ export class Pricer {
     return BigInt(Math.round(result.total_price * 1e9)) * 1_000_000n;
   }
 
+  /** The last route asked for: units come by run, and a run's units share their model. */
+  private last: { provider: string; model: string; route: Route } | undefined;
+
   private route(provider: string, model: string): Route {
+    const last = this.last;
+    if (last !== undefined && last.provider === provider && last.model === model) return last.route;
+    const route = this.routeOf(provider, model);
+    this.last = { provider, model, route };
+    return route;
+  }
+
+  private routeOf(provider: string, model: string): Route {
     const key = `${provider}\u0000${model}`;
     let route = this.routes.get(key);
     if (route === undefined) {

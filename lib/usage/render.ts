@@ -46,12 +46,20 @@ export function renderUsage(units: readonly UsageUnit[], options: RenderOptions 
     options.warn?.(`warning: no price for model ${escapeControls(model)}: its cost is shown as unknown (add it with --pricing FILE)`);
   }
   const windowed = options.since !== undefined || options.until !== undefined;
-  const zone = options.timeZone ?? `the local zone (${new Intl.DateTimeFormat().resolvedOptions().timeZone})`;
-  if (windowed && report.units.length === 0) options.warn?.(emptyWindow(units, options, zone));
+  if (windowed && report.units.length === 0) options.warn?.(emptyWindow(units, options, zoneName(options.timeZone)));
   const format = options.format ?? 'table';
   if (format === 'json') return renderJson(report);
   const dated = windowed || (options.by ?? []).some((d) => d === 'day' || d === 'week' || d === 'month');
-  return renderText(report, { format, color: options.color, dated, zone });
+  return renderText(report, { format, color: options.color, dated, zone: zoneName(options.timeZone) });
+}
+
+/**
+ * The zone of days, as messages and the table's note name it. Worked out only
+ * when one of them is written: the local zone's name costs an Intl format
+ * (tens of milliseconds when cold), which the --json report never shows.
+ */
+function zoneName(timeZone: string | undefined): string {
+  return timeZone ?? `the local zone (${new Intl.DateTimeFormat().resolvedOptions().timeZone})`;
 }
 
 /** The warning for a --since/--until window that selects nothing: what the days read were, and where they came from. */

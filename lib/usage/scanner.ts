@@ -81,9 +81,20 @@ export function describeTurn(thread: string, turn: string): string {
 const COMPLETED_FIELDS: readonly TokenField[] = ['input_tokens', 'output_tokens'];
 
 const FIELDS = TOKEN_FIELDS;
+/** No decrease (shared, never changed). */
+const NONE: string[] = [];
 
 /** The fields that went down from `before` to `after`, as `name a -> b`. */
 function decreases(before: Tokens, after: Tokens): string[] {
+  // The usual case (counts only grow), without a list.
+  if (
+    after.input_tokens >= before.input_tokens &&
+    after.cache_creation_tokens >= before.cache_creation_tokens &&
+    after.cache_read_tokens >= before.cache_read_tokens &&
+    after.output_tokens >= before.output_tokens
+  ) {
+    return NONE;
+  }
   const down: string[] = [];
   for (const f of FIELDS) if (after[f] < before[f]) down.push(`${f} ${before[f]} -> ${after[f]}`);
   return down;
@@ -101,6 +112,8 @@ export class UsageScanner {
   private threads = new RootThreads();
   private runTime: string | undefined;
   private turns = new Map<string, TurnState>();
+  /** The entry of `turns` read last (turnFor); undefined once `turns` is replaced. */
+  private lastTurn: TurnState | undefined;
   private agents = new Map<string, AgentState>();
   private childTurns = new Map<string, ChildTurn>();
   private runSeen = false;
@@ -152,6 +165,13 @@ export class UsageScanner {
   }
 
   private turnFor(thread: string, turn: string, line: number, event: Record<string, unknown>): TurnState {
+    // A turn's events come together (its snapshots, then its end): the turn
+    // of the last event, compared by its ids, spares building and hashing a key.
+    const last = this.lastTurn;
+    if (last !== undefined && last.turn === turn && last.thread === thread) {
+      last.time ??= eventTime(event);
+      return last;
+    }
     const key = turnKey(thread, turn);
     let state = this.turns.get(key);
     if (state === undefined) {
@@ -160,6 +180,7 @@ export class UsageScanner {
       this.turns.set(key, state);
     }
     state.time ??= eventTime(event);
+    this.lastTurn = state;
     return state;
   }
 
@@ -378,6 +399,7 @@ export class UsageScanner {
       });
     }
     this.turns = new Map();
+    this.lastTurn = undefined;
     this.agents = new Map();
     this.childTurns = new Map();
     this.threadRoutes = new Map();
