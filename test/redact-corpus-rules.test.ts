@@ -108,6 +108,11 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(isKeyedValueSecret('<~ \u001b[0m', 'Token := "'), 'a home path after markup');
   t.notOk(isKeyedValueSecret('@~\u001b[0m', 'Token := "'), 'a home path after @');
   t.ok(isKeyedValueSecret('Xk3s~Pq9aLm', 'password: '), 'a ~ between word characters is part of a password');
+  // Python's `%(name)s` format references, whole or ended at the `)` by the value rules.
+  t.notOk(isKeyedValueSecret('%(db_password)s', 'password = '), 'a %(name)s reference');
+  t.notOk(isKeyedValueSecret('%(pw', 'password='), 'a %(name) reference cut at its bracket');
+  t.notOk(isKeyedValueSecret('%(pw)d', 'token: '), 'a %(name)d reference after another key');
+  t.ok(isKeyedValueSecret('%(pw)x9Qk3', 'password='), 'a password that starts like one is still one');
   t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
   t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
   t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');

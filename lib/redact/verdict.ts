@@ -211,7 +211,8 @@ const FAKE_WORDS = /placeholder|changeme|change_me|notreal|not[_-]a[_-]real|inse
 const IDENT = '(?:[a-z_$][A-Za-z0-9_$]{0,40}|[A-Z][A-Z0-9_]{0,40}|(?:[A-Z][a-z0-9]{1,20}){1,6})';
 const REFERENCE = new RegExp(
   `^(?:${IDENT}(?:\\.${IDENT}){1,8}(?:\\(\\)?)?` +
-    '|%[sdv]|%\\([a-z_]{1,32}\\)s' +
+    // Python's `%(name)s`, also as the value rules end it: at the `)` (`%(pw`).
+    '|%[sdv]|%\\([a-z_]{1,32}(?:\\)[sd])?' +
     '|(?:vault|secret|op|ssm|awssm|gcpsm|azkv|env|file|ref|sops|doppler|infisical)(?::[A-Za-z0-9_./#@-]{1,256}){1,2}' +
     '|new [A-Za-z_$][A-Za-z0-9_.$]{0,64}\\(?|[A-Za-z_$][A-Za-z0-9_$.]{0,64}\\(\\)?)$',
 );
