@@ -113,6 +113,17 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(isKeyedValueSecret('%(pw', 'password='), 'a %(name) reference cut at its bracket');
   t.notOk(isKeyedValueSecret('%(pw)d', 'token: '), 'a %(name)d reference after another key');
   t.ok(isKeyedValueSecret('%(pw)x9Qk3', 'password='), 'a password that starts like one is still one');
+  // Lookups in code, as the value rules end them (at the closing bracket or the quote).
+  for (const [v, key] of [['os.getenv("TOKEN"', 'token = '], ['os.environ["API_KEY"', 'api_key: '], ['tokens[i', 'token = '], ['os.Getenv("SECRET")', 'secret := '], ["config['api_key'", 'api_key = '], ['getToken(ctx', 'token = '], ['TOKENS[0]', 'password: ']]) {
+    t.notOk(isKeyedValueSecret(v, key), `a lookup: ${v}`);
+  }
+  for (const v of ['Xk3s(Pq9aLm', 'Xk3s[Pq9aLm', 'Pa(ss', 'a8Kd(03mZx9Q']) t.ok(isKeyedValueSecret(v, 'password: '), `a password with a bracket: ${v}`);
+  t.notOk(isKeyedValueSecret('process.env.OPENAI_API_KEY!', 'apiKey: '), 'a non-null assertion');
+  t.notOk(isKeyedValueSecret('!vault', 'password: '), 'a YAML tag (Ansible vault)');
+  t.notOk(isKeyedValueSecret('!!binary', 'secret: '), 'a YAML tag');
+  t.notOk(isKeyedValueSecret('ghp_****', 'token: '), 'a masked display');
+  t.notOk(isKeyedValueSecret('sk-\u2022\u2022\u2022\u2022Xk3s', 'api_key='), 'a masked display with bullets');
+  t.ok(isKeyedValueSecret('Ab*cd9Xq', 'secret: '), 'one star is part of a secret');
   t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
   t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
   t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');

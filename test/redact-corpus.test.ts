@@ -142,6 +142,10 @@ t.test('config values that name a secret but are not one (issue 11 damage list)'
     'token = foo; secret: changeme; api_key: test; auth_token: REPLACE_ME; key: value',
     'client_secret: your_client_secret and api_key=<your-api-key>',
     'password = "%(db_password)s"; PASSWORD=%(pw)s; password: ${DB_PASSWORD}',
+    // Code that reads a secret, and masked displays.
+    'api_key = os.environ["API_KEY"]; token = os.getenv("TOKEN"); secret := os.Getenv("SECRET")',
+    'apiKey: process.env.OPENAI_API_KEY!, token = tokens[i], password: !vault |',
+    'token: ghp_****, API_KEY=sk-proj-abc****',
     // All-filler tokens of other vendors.
     'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx sk_live_xxxxxxxxxxxxxxxxxxxxxxxx glpat-xxxxxxxxxxxxxxxxxxxx',
   ];

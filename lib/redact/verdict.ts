@@ -210,12 +210,27 @@ const FAKE_WORDS = /placeholder|changeme|change_me|notreal|not[_-]a[_-]real|inse
 /** A value that is code or a reference rather than a literal secret. */
 const IDENT = '(?:[a-z_$][A-Za-z0-9_$]{0,40}|[A-Z][A-Z0-9_]{0,40}|(?:[A-Z][a-z0-9]{1,20}){1,6})';
 const REFERENCE = new RegExp(
-  `^(?:${IDENT}(?:\\.${IDENT}){1,8}(?:\\(\\)?)?` +
+  // A dotted name, maybe called or asserted non-null (`process.env.API_KEY!`).
+  `^(?:${IDENT}(?:\\.${IDENT}){1,8}(?:\\(\\)?)?!?` +
     // Python's `%(name)s`, also as the value rules end it: at the `)` (`%(pw`).
     '|%[sdv]|%\\([a-z_]{1,32}(?:\\)[sd])?' +
     '|(?:vault|secret|op|ssm|awssm|gcpsm|azkv|env|file|ref|sops|doppler|infisical)(?::[A-Za-z0-9_./#@-]{1,256}){1,2}' +
     '|new [A-Za-z_$][A-Za-z0-9_.$]{0,64}\\(?|[A-Za-z_$][A-Za-z0-9_$.]{0,64}\\(\\)?)$',
 );
+/**
+ * A lookup in code: a name called or indexed with a string literal, a short
+ * lower-case name or a number, whole or as the value rules end it at the
+ * closing bracket or the quote (`os.getenv("TOKEN"`, `os.environ["API_KEY"`,
+ * `tokens[i`, `os.Getenv("SECRET")`). The name starts lower-case (or is an
+ * upper-case constant), so a password such as `Xk3s(Pq9aLm` is not one.
+ */
+const LOOKUP = new RegExp(
+  `^(?:[a-z_$][A-Za-z0-9_$]{0,40}|[A-Z][A-Z0-9_]{0,40})(?:\\.${IDENT}){0,8}[[(](?:"[^"]{0,64}"?|'[^']{0,64}'?|[a-z_][a-z0-9_]{0,11}|[0-9]{1,4})?[)\\]]?$`,
+);
+/** A YAML tag (`!vault |` for an Ansible-encrypted value, CloudFormation `!Ref`, `!!binary`): the value follows it. */
+const YAML_TAG = /^!{1,2}[A-Za-z][A-Za-z0-9_.:-]{0,30}$/;
+/** A masked display (`ghp_****`, `sk-...••••1234`): a run of 4 mask characters shows it is not the secret. */
+const MASKED = /[*\u2022]{4}/;
 /** `${...}` and `#{...}` interpolations of any expression (`${aws_db_instance.default.password}`). */
 const INTERPOLATION = /^[$#%]\{[^{}]{1,200}\}$/;
 /** A host name (`5h.ca.iphmx.com`, `db.internal`): letters, digits, dots, a TLD-like last label. */
@@ -302,9 +317,9 @@ export function isKeyedValueSecret(value: string, key = '', before = ''): boolea
   if (sequential(v)) return false;
   // After a password key a word is a (weak) password, unless it says it is a stand-in.
   if (PASSWORD_KEY.test(key) && !/fake|dummy|example|sample|^real[_-]?(?:key|secret|password|token)$/i.test(v) && /[A-Za-z0-9]/.test(v)) {
-    return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));
+    return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || codeOrMask(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));
   }
-  if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v)) return false;
+  if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || codeOrMask(v)) return false;
   if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
   if (malformedToken(v)) return false;
   // An identifier of five capitalised words or more (`AgencyIdentificationCodeContentType`).
@@ -321,6 +336,11 @@ export function isKeyedValueSecret(value: string, key = '', before = ''): boolea
   if (!/[A-Za-z0-9]/.test(v)) return false;
   if (v.length >= 8 && isPlaceholder(v)) return false;
   return true;
+}
+
+/** A reference, lookup, interpolation or YAML tag in code or config, or a masked display: no literal secret. */
+function codeOrMask(v: string): boolean {
+  return REFERENCE.test(v) || LOOKUP.test(v) || INTERPOLATION.test(v) || YAML_TAG.test(v) || MASKED.test(v);
 }
 
 /** What the engine asks: may the match `value` of rule `rule` be redacted? */
