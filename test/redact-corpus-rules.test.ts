@@ -124,6 +124,26 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(isKeyedValueSecret('ghp_****', 'token: '), 'a masked display');
   t.notOk(isKeyedValueSecret('sk-\u2022\u2022\u2022\u2022Xk3s', 'api_key='), 'a masked display with bullets');
   t.ok(isKeyedValueSecret('Ab*cd9Xq', 'secret: '), 'one star is part of a secret');
+  for (const [v, key] of [
+    ['req.headers.authorization?.split(', 'token = '],
+    ['env::var("TOKEN"', 'token = '],
+    ['Optional[str', 'api_key: '],
+    ['Field(...', 'password: str = '],
+    ['("user"', 'auth = '],
+    ['key:', 'secretKeyRef: '],
+    ['sk-...', 'api_key: '],
+    ['ghp_\u2026', 'token: '],
+    ['hashedPassword', 'password: '],
+    ['user_password', 'password = '],
+    ['dbSecret', 'secret: '],
+    ['token123', 'api_key='],
+    ['my-key', 'token: '],
+    ['secret1', 'secret: '],
+  ]) {
+    t.notOk(isKeyedValueSecret(v, key), `code, a cut display or a name: ${v}`);
+  }
+  for (const v of ['password123', 'Hunter[2x9Qk', 'Xk3sPq9aLm...', 'Pq9aLm4nBv7cZx1Q2wE5...', 'rootpasswd', 'TestSourcePassword', 'TestSource-Password']) t.ok(isKeyedValueSecret(v, 'password: '), `still a password: ${v}`);
+  t.ok(isKeyedValueSecret('Xk3sPq9aLm4nBv7cZx1Q2w', 'token: '), 'a random token');
   t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
   t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
   t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');

@@ -146,6 +146,9 @@ t.test('config values that name a secret but are not one (issue 11 damage list)'
     'api_key = os.environ["API_KEY"]; token = os.getenv("TOKEN"); secret := os.Getenv("SECRET")',
     'apiKey: process.env.OPENAI_API_KEY!, token = tokens[i], password: !vault |',
     'token: ghp_****, API_KEY=sk-proj-abc****',
+    'const token = req.headers.authorization?.split(" ")[1]; let token = env::var("TOKEN")?;',
+    'api_key: Optional[str] = None; password: str = Field(..., min_length=8); auth = ("user", password)',
+    'password: hashedPassword, valueFrom: secretKeyRef: key: password, api_key: "sk-...", token: my-token',
     // All-filler tokens of other vendors.
     'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx sk_live_xxxxxxxxxxxxxxxxxxxxxxxx glpat-xxxxxxxxxxxxxxxxxxxx',
   ];
