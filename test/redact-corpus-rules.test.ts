@@ -144,6 +144,10 @@ t.test('the verdict as a function', async (t) => {
   }
   for (const v of ['password123', 'Hunter[2x9Qk', 'Xk3sPq9aLm...', 'Pq9aLm4nBv7cZx1Q2wE5...', 'rootpasswd', 'TestSourcePassword', 'TestSource-Password']) t.ok(isKeyedValueSecret(v, 'password: '), `still a password: ${v}`);
   t.ok(isKeyedValueSecret('Xk3sPq9aLm4nBv7cZx1Q2w', 'token: '), 'a random token');
+  t.notOk(accept({ rule: 'authorization', value: 'token123', keyed: false }), 'Bearer token123');
+  t.notOk(accept({ rule: 'authorization', value: 'my-token', keyed: false }), 'Bearer my-token');
+  t.ok(accept({ rule: 'authorization', value: 'abc.def-ghi_123', keyed: false }), 'a typed run after Bearer is still taken');
+  t.ok(accept({ rule: 'authorization', value: 'q7w2xk9zT4', keyed: false }), 'a short random bearer token');
   t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
   t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
   t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');

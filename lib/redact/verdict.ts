@@ -386,6 +386,8 @@ export function accept({ rule, value, keyed, key, before }: Verdict): boolean {
   if (keyed) return isKeyedValueSecret(value, key, before);
   if (rule === 'private-key') return privateKeyBody(value);
   if (rule === 'jwt' && !jsonHeader(value)) return false;
+  // `Bearer token123`, `Bearer my-token`: a stand-in written in documentation and examples.
+  if (rule === 'authorization' && NAMES_ITSELF.test(value)) return false;
   if (PUBLISHED_KEYS.has(value)) return false;
   if (isPlaceholder(value)) return false;
   if (rule === 'openai-key' && openAiWithoutMarker(value)) return false;
