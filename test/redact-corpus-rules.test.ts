@@ -114,7 +114,8 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(isKeyedValueSecret('%(pw)d', 'token: '), 'a %(name)d reference after another key');
   t.ok(isKeyedValueSecret('%(pw)x9Qk3', 'password='), 'a password that starts like one is still one');
   // Lookups in code, as the value rules end them (at the closing bracket or the quote).
-  for (const [v, key] of [['os.getenv("TOKEN"', 'token = '], ['os.environ["API_KEY"', 'api_key: '], ['tokens[i', 'token = '], ['os.Getenv("SECRET")', 'secret := '], ["config['api_key'", 'api_key = '], ['getToken(ctx', 'token = '], ['TOKENS[0]', 'password: ']]) {
+  const lookups: Array<[string, string]> = [['os.getenv("TOKEN"', 'token = '], ['os.environ["API_KEY"', 'api_key: '], ['tokens[i', 'token = '], ['os.Getenv("SECRET")', 'secret := '], ["config['api_key'", 'api_key = '], ['getToken(ctx', 'token = '], ['TOKENS[0]', 'password: ']];
+  for (const [v, key] of lookups) {
     t.notOk(isKeyedValueSecret(v, key), `a lookup: ${v}`);
   }
   for (const v of ['Xk3s(Pq9aLm', 'Xk3s[Pq9aLm', 'Pa(ss', 'a8Kd(03mZx9Q']) t.ok(isKeyedValueSecret(v, 'password: '), `a password with a bracket: ${v}`);
@@ -124,7 +125,7 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(isKeyedValueSecret('ghp_****', 'token: '), 'a masked display');
   t.notOk(isKeyedValueSecret('sk-\u2022\u2022\u2022\u2022Xk3s', 'api_key='), 'a masked display with bullets');
   t.ok(isKeyedValueSecret('Ab*cd9Xq', 'secret: '), 'one star is part of a secret');
-  for (const [v, key] of [
+  const code: Array<[string, string]> = [
     ['req.headers.authorization?.split(', 'token = '],
     ['env::var("TOKEN"', 'token = '],
     ['Optional[str', 'api_key: '],
@@ -139,7 +140,8 @@ t.test('the verdict as a function', async (t) => {
     ['token123', 'api_key='],
     ['my-key', 'token: '],
     ['secret1', 'secret: '],
-  ]) {
+  ];
+  for (const [v, key] of code) {
     t.notOk(isKeyedValueSecret(v, key), `code, a cut display or a name: ${v}`);
   }
   for (const v of ['password123', 'Hunter[2x9Qk', 'Xk3sPq9aLm...', 'Pq9aLm4nBv7cZx1Q2wE5...', 'rootpasswd', 'TestSourcePassword', 'TestSource-Password']) t.ok(isKeyedValueSecret(v, 'password: '), `still a password: ${v}`);
