@@ -108,6 +108,48 @@ t.test('the verdict as a function', async (t) => {
   t.notOk(isKeyedValueSecret('<~ \u001b[0m', 'Token := "'), 'a home path after markup');
   t.notOk(isKeyedValueSecret('@~\u001b[0m', 'Token := "'), 'a home path after @');
   t.ok(isKeyedValueSecret('Xk3s~Pq9aLm', 'password: '), 'a ~ between word characters is part of a password');
+  // Python's `%(name)s` format references, whole or ended at the `)` by the value rules.
+  t.notOk(isKeyedValueSecret('%(db_password)s', 'password = '), 'a %(name)s reference');
+  t.notOk(isKeyedValueSecret('%(pw', 'password='), 'a %(name) reference cut at its bracket');
+  t.notOk(isKeyedValueSecret('%(pw)d', 'token: '), 'a %(name)d reference after another key');
+  t.ok(isKeyedValueSecret('%(pw)x9Qk3', 'password='), 'a password that starts like one is still one');
+  // Lookups in code, as the value rules end them (at the closing bracket or the quote).
+  const lookups: Array<[string, string]> = [['os.getenv("TOKEN"', 'token = '], ['os.environ["API_KEY"', 'api_key: '], ['tokens[i', 'token = '], ['os.Getenv("SECRET")', 'secret := '], ["config['api_key'", 'api_key = '], ['getToken(ctx', 'token = '], ['TOKENS[0]', 'password: ']];
+  for (const [v, key] of lookups) {
+    t.notOk(isKeyedValueSecret(v, key), `a lookup: ${v}`);
+  }
+  for (const v of ['Xk3s(Pq9aLm', 'Xk3s[Pq9aLm', 'Pa(ss', 'a8Kd(03mZx9Q']) t.ok(isKeyedValueSecret(v, 'password: '), `a password with a bracket: ${v}`);
+  t.notOk(isKeyedValueSecret('process.env.OPENAI_API_KEY!', 'apiKey: '), 'a non-null assertion');
+  t.notOk(isKeyedValueSecret('!vault', 'password: '), 'a YAML tag (Ansible vault)');
+  t.notOk(isKeyedValueSecret('!!binary', 'secret: '), 'a YAML tag');
+  t.notOk(isKeyedValueSecret('ghp_****', 'token: '), 'a masked display');
+  t.notOk(isKeyedValueSecret('sk-\u2022\u2022\u2022\u2022Xk3s', 'api_key='), 'a masked display with bullets');
+  t.ok(isKeyedValueSecret('Ab*cd9Xq', 'secret: '), 'one star is part of a secret');
+  const code: Array<[string, string]> = [
+    ['req.headers.authorization?.split(', 'token = '],
+    ['env::var("TOKEN"', 'token = '],
+    ['Optional[str', 'api_key: '],
+    ['Field(...', 'password: str = '],
+    ['("user"', 'auth = '],
+    ['key:', 'secretKeyRef: '],
+    ['sk-...', 'api_key: '],
+    ['ghp_\u2026', 'token: '],
+    ['hashedPassword', 'password: '],
+    ['user_password', 'password = '],
+    ['dbSecret', 'secret: '],
+    ['token123', 'api_key='],
+    ['my-key', 'token: '],
+    ['secret1', 'secret: '],
+  ];
+  for (const [v, key] of code) {
+    t.notOk(isKeyedValueSecret(v, key), `code, a cut display or a name: ${v}`);
+  }
+  for (const v of ['password123', 'Hunter[2x9Qk', 'Xk3sPq9aLm...', 'Pq9aLm4nBv7cZx1Q2wE5...', 'rootpasswd', 'TestSourcePassword', 'TestSource-Password']) t.ok(isKeyedValueSecret(v, 'password: '), `still a password: ${v}`);
+  t.ok(isKeyedValueSecret('Xk3sPq9aLm4nBv7cZx1Q2w', 'token: '), 'a random token');
+  t.notOk(accept({ rule: 'authorization', value: 'token123', keyed: false }), 'Bearer token123');
+  t.notOk(accept({ rule: 'authorization', value: 'my-token', keyed: false }), 'Bearer my-token');
+  t.ok(accept({ rule: 'authorization', value: 'abc.def-ghi_123', keyed: false }), 'a typed run after Bearer is still taken');
+  t.ok(accept({ rule: 'authorization', value: 'q7w2xk9zT4', keyed: false }), 'a short random bearer token');
   t.notOk(accept({ rule: 'google-api-key', value: 'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs', keyed: false }), 'a published key, for any rule');
   t.notOk(accept({ rule: 'url-password', value: 'postgres', keyed: false, key: '://postgres:' }), 'the user name again');
   t.ok(accept({ rule: 'url-password', value: 'postgres9Xq', keyed: false, key: '://postgres:' }), 'another password');

@@ -210,11 +210,49 @@ const FAKE_WORDS = /placeholder|changeme|change_me|notreal|not[_-]a[_-]real|inse
 /** A value that is code or a reference rather than a literal secret. */
 const IDENT = '(?:[a-z_$][A-Za-z0-9_$]{0,40}|[A-Z][A-Z0-9_]{0,40}|(?:[A-Z][a-z0-9]{1,20}){1,6})';
 const REFERENCE = new RegExp(
-  `^(?:${IDENT}(?:\\.${IDENT}){1,8}(?:\\(\\)?)?` +
-    '|%[sdv]|%\\([a-z_]{1,32}\\)s' +
+  // A dotted name, maybe called or asserted non-null (`process.env.API_KEY!`).
+  `^(?:${IDENT}(?:\\.${IDENT}){1,8}(?:\\(\\)?)?!?` +
+    // Python's `%(name)s`, also as the value rules end it: at the `)` (`%(pw`).
+    '|%[sdv]|%\\([a-z_]{1,32}(?:\\)[sd])?' +
     '|(?:vault|secret|op|ssm|awssm|gcpsm|azkv|env|file|ref|sops|doppler|infisical)(?::[A-Za-z0-9_./#@-]{1,256}){1,2}' +
     '|new [A-Za-z_$][A-Za-z0-9_.$]{0,64}\\(?|[A-Za-z_$][A-Za-z0-9_$.]{0,64}\\(\\)?)$',
 );
+/**
+ * A lookup in code: a name called or indexed with a string literal, a short
+ * lower-case name, a number or `...`, whole or as the value rules end it at
+ * the closing bracket or the quote (`os.getenv("TOKEN"`, `os.environ["API_KEY"`,
+ * `tokens[i`, `os.Getenv("SECRET")`, `env::var("TOKEN"`, `req.headers.auth?.split(`,
+ * `Optional[str`, `Field(...`). The name starts lower-case, is an upper-case
+ * constant or one capitalised word of letters, so a password such as
+ * `Xk3s(Pq9aLm` is not one.
+ */
+const LOOKUP = new RegExp(
+  `^(?:[a-z_$][A-Za-z0-9_$]{0,40}|[A-Z][A-Z0-9_]{0,40}|[A-Z][a-z]{2,20})(?:(?:\\??\\.|::)${IDENT}){0,8}[[(](?:"[^"]{0,64}"?|'[^']{0,64}'?|[a-z_][a-z0-9_]{0,11}|[0-9]{1,4}|\\.{3})?[)\\]]?$`,
+);
+/** A literal of code that only opens (`("user"`, `["a"`): a tuple or list, the value rules end it at the quote. */
+const OPENS_LITERAL = /^[([{]\s*(?:"[^"]{0,64}"?|'[^']{0,64}'?)$/;
+/** A key of nested YAML or JSON (`key:` in `secretKeyRef: key: password`): a name, not a value. */
+const NESTED_KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,40}:$/;
+/** A vendor prefix and an ellipsis (`sk-...`, `ghp_…`, `sk-proj-...`): an elided example; a cut secret (`Xk3sPq9aLm...`) is not one. */
+const ELIDED = /^(?:[A-Za-z0-9]{1,8}[_-]){0,3}(?:\.{3}|\u2026)$/;
+/**
+ * A word naming the secret, maybe with a typed counter (`token123`, `my-key`,
+ * `secret1`, `apikey`): what examples write. After a password key `test`,
+ * `secret` and the like stay: they are the weak passwords people do use.
+ */
+const NAMES_ITSELF = /^(?:my|your|the|some)?[_-]?(?:token|key|secret|api[_-]?key|auth|access[_-]?token|test|demo|value)[_-]?(?:[0-9]|12|123|1234|12345|123456)?$/i;
+/**
+ * A variable named after a secret (`hashedPassword`, `user_password`, `dbSecret`,
+ * `access_token`): lowerCamelCase or snake_case of two words or more, holding it,
+ * not its text. One word or PascalCase (`rootpasswd`, `TestSourcePassword`, which
+ * gitleaks lists as true positives) is how people write passwords and stays one.
+ */
+const NAMES_A_SECRET = /pass(?:word|wd)|secret|token|api_?key|credential/i;
+const VARIABLE = /^[a-z][a-z0-9]*(?:(?:[A-Z][a-z0-9]+)+|(?:_[a-z0-9]+)+)$/;
+/** A YAML tag (`!vault |` for an Ansible-encrypted value, CloudFormation `!Ref`, `!!binary`): the value follows it. */
+const YAML_TAG = /^!{1,2}[A-Za-z][A-Za-z0-9_.:-]{0,30}$/;
+/** A masked display (`ghp_****`, `sk-...••••1234`): a run of 4 mask characters shows it is not the secret. */
+const MASKED = /[*\u2022]{4}/;
 /** `${...}` and `#{...}` interpolations of any expression (`${aws_db_instance.default.password}`). */
 const INTERPOLATION = /^[$#%]\{[^{}]{1,200}\}$/;
 /** A host name (`5h.ca.iphmx.com`, `db.internal`): letters, digits, dots, a TLD-like last label. */
@@ -301,9 +339,9 @@ export function isKeyedValueSecret(value: string, key = '', before = ''): boolea
   if (sequential(v)) return false;
   // After a password key a word is a (weak) password, unless it says it is a stand-in.
   if (PASSWORD_KEY.test(key) && !/fake|dummy|example|sample|^real[_-]?(?:key|secret|password|token)$/i.test(v) && /[A-Za-z0-9]/.test(v)) {
-    return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));
+    return !(COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || codeOrMask(v) || ENCRYPTED.test(v) || HOLDS_KEY.test(v) || FAKE_WORDS.test(v) || (v.length >= 8 && isPlaceholder(v)));
   }
-  if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || REFERENCE.test(v) || INTERPOLATION.test(v)) return false;
+  if (COLOUR.test(v) || EMAIL.test(v) || MARKUP.test(v) || codeOrMask(v) || NAMES_ITSELF.test(v)) return false;
   if (HOST.test(v) || UPPER_NAME.test(v) || HOLDS_KEY.test(v) || ENCRYPTED.test(v) || fakeInBase64(v)) return false;
   if (malformedToken(v)) return false;
   // An identifier of five capitalised words or more (`AgencyIdentificationCodeContentType`).
@@ -320,6 +358,13 @@ export function isKeyedValueSecret(value: string, key = '', before = ''): boolea
   if (!/[A-Za-z0-9]/.test(v)) return false;
   if (v.length >= 8 && isPlaceholder(v)) return false;
   return true;
+}
+
+/** A reference, lookup, interpolation or YAML tag in code or config, or a masked display: no literal secret. */
+function codeOrMask(v: string): boolean {
+  if (REFERENCE.test(v) || LOOKUP.test(v) || INTERPOLATION.test(v) || YAML_TAG.test(v) || MASKED.test(v)) return true;
+  if (OPENS_LITERAL.test(v) || NESTED_KEY.test(v) || ELIDED.test(v)) return true;
+  return v.length <= 48 && VARIABLE.test(v) && NAMES_A_SECRET.test(v);
 }
 
 /** What the engine asks: may the match `value` of rule `rule` be redacted? */
@@ -341,6 +386,8 @@ export function accept({ rule, value, keyed, key, before }: Verdict): boolean {
   if (keyed) return isKeyedValueSecret(value, key, before);
   if (rule === 'private-key') return privateKeyBody(value);
   if (rule === 'jwt' && !jsonHeader(value)) return false;
+  // `Bearer token123`, `Bearer my-token`: a stand-in written in documentation and examples.
+  if (rule === 'authorization' && NAMES_ITSELF.test(value)) return false;
   if (PUBLISHED_KEYS.has(value)) return false;
   if (isPlaceholder(value)) return false;
   if (rule === 'openai-key' && openAiWithoutMarker(value)) return false;
