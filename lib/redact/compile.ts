@@ -62,6 +62,8 @@ export interface Built {
   markerTest: Automaton | undefined;
   /** The same for raw lines (JSON text, escapes decoded on the fly); undefined: no raw shortcut. */
   rawTest: Automaton | undefined;
+  /** The patterns of `rawTest`, for one automaton over fixed and learned rules (./engine.ts). */
+  rawPatterns: MarkerPattern[];
   partials: CompiledPartial[];
   /** Partial anchors; `partialsOf` maps a pattern id to partial indexes, `longAnchor` says whether it is a long one. */
   anchors: Automaton | undefined;
@@ -558,6 +560,7 @@ export function buildRules(specs: readonly Spec[]): Built {
     unanchored,
     markerTest: all ? markers : undefined,
     rawTest: all ? new Automaton(raw) : undefined,
+    rawPatterns: raw,
     partials,
     anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text]) => ({ text }))) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),

@@ -9,7 +9,7 @@
  * event walk can patch a line's encoded bytes in place (./walk.ts).
  */
 import { buildRules, type Built, type Compiled, type Match, type Spec } from './compile.js';
-import type { Automaton } from './prefilter.js';
+import { Automaton } from './prefilter.js';
 import { DEFAULT_SALT, Placeholders } from './placeholders.js';
 import { caseless, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
@@ -485,7 +485,8 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
   // Pattern 0 is `<`, already found by the fixed automaton.
   scanners.push({ markers: built.markers, prios: built.rulesOf.map((list, id) => (id === 0 ? new Int32Array(0) : list.map(learnedPrio))) });
   if (tables.markerTests && built.markerTest) tables.markerTests = [...tables.markerTests, built.markerTest];
-  if (tables.rawTests && built.rawTest) tables.rawTests = [...tables.rawTests, built.rawTest];
+  // One raw automaton over fixed and learned markers: every line costs one pass, not one per table.
+  if (tables.rawTests && built.rawTest) tables.rawTests = [new Automaton([...fixed.rawPatterns, ...built.rawPatterns])];
   tables.holds = [...tables.holds, { built, offset: fixed.partials.length }];
   tables.partials = [...fixed.partials, ...built.partials];
   tables.freePartials = [...fixed.freePartials, ...built.freePartials];
