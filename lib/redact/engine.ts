@@ -431,6 +431,8 @@ export interface Tables {
   partials: Built['partials'];
   freePartials: Built['freePartials'];
   fallbackHold: number;
+  /** Characters at a text's end that decide every free partial (Infinity: unbounded). */
+  freeReach: number;
   /** Whether e-mail addresses are redacted (their local part is held back at a piece's end). */
   email: boolean;
 }
@@ -474,6 +476,7 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
     partials: fixed.partials,
     freePartials: fixed.freePartials,
     fallbackHold: fixed.fallbackHold,
+    freeReach: fixed.freeReach,
     email: fixed.rules.some((r) => r.kind === 'email'),
   };
   if (learned.length === 0) return tables;
@@ -490,5 +493,6 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
   tables.holds = [...tables.holds, { built, offset: fixed.partials.length }];
   tables.partials = [...fixed.partials, ...built.partials];
   tables.freePartials = [...fixed.freePartials, ...built.freePartials];
+  tables.freeReach = Math.max(fixed.freeReach, built.freeReach);
   return tables;
 }
