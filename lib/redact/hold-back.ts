@@ -107,24 +107,19 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
   }
   if (end - from > QUIET_BYTES) return false;
   let last = UNCLEAR;
-  let fed = 0;
   for (const { built } of tables.holds) {
     if (built.anchors === undefined) continue;
     last = built.anchors.clearTail(raw, from, end);
     if (last === UNCLEAR) return false;
-    fed = built.anchors.fed;
   }
   // No anchors at all (only user rules, which have free partials): holdPoint judges.
   if (last === UNCLEAR) return false;
   if (tables.email && (last === 0x40 || isLocal(last))) return false;
   if (tables.freePartials.length === 0) return true;
-  // Free partials (built-ins, bounded) decide on the last `freeReach` characters: the last line
-  // when it holds them, else the last bytes that do (6 per character at most), cut outside any escape.
-  let cut = from;
-  if (fed < tables.freeReach) {
-    cut = Math.max(start, end - 6 * tables.freeReach);
-    while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
-  }
+  // Free partials (built-ins, bounded) decide on the last `freeReach` characters: the last bytes
+  // that hold them (at most 6 per character), cut outside any escape or UTF-8 sequence.
+  let cut = Math.max(start, end - 6 * tables.freeReach - 8);
+  while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
   let text: string;
   try {
     text = JSON.parse(`"${raw.toString('utf8', cut, end)}"`) as string;

@@ -111,8 +111,6 @@ export class Automaton {
   /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
   hits = new Int32Array(256);
   hitCount = 0;
-  /** Characters the last {@link clearTail} fed (all of them when it did not return UNCLEAR). */
-  fed = 0;
   /** Whether the last {@link testRaw} saw a `note` pattern (valid when it returned false). */
   noted = false;
 
@@ -389,7 +387,6 @@ export class Automaton {
     const { low, delta } = this;
     let row = 0;
     let last = 0;
-    this.fed = 0;
     for (let i = start; i < end; i++) {
       let c = buf[i]!;
       if (c === 0x5c) {
@@ -412,7 +409,6 @@ export class Automaton {
       if (code < 0) return UNCLEAR; // a pattern ends here
       row = code;
       last = c;
-      this.fed++;
     }
     return row === 0 ? last : UNCLEAR;
   }

@@ -96,7 +96,9 @@ const DELTA_KEY = Buffer.from('"delta"');
  * producer's shape: `delta` first (Go sorts keys), no second `delta` member.
  */
 export function deltaBounds(raw: Buffer): [number, number] | undefined {
-  if (raw.length < DELTA_OPEN.length || raw.compare(DELTA_OPEN, 0, DELTA_OPEN.length, 0, DELTA_OPEN.length) !== 0) return undefined;
+  if (raw.length < DELTA_OPEN.length) return undefined;
+  // Byte by byte: a native compare costs more than these ten bytes.
+  for (let k = 0; k < DELTA_OPEN.length; k++) if (raw[k] !== DELTA_OPEN[k]) return undefined;
   const open = DELTA_OPEN.length - 1;
   let close = open;
   for (;;) {
