@@ -242,3 +242,19 @@ t.test('a line beyond --max-line-bytes is redacted in a streaming pass, not drop
   t.equal(bad.code, 1, 'a cut oversize line is bad data');
   t.match(bad.stderr, /not valid JSON/);
 });
+
+t.test('raw prefilter: one automaton over fixed and learned markers, rebuilt as names are learned', async (t) => {
+  const engine = new Redactor();
+  const line = (text: string) => Buffer.from(JSON.stringify({ type: 'x', text }));
+  t.notOk(engine.mayMatchRaw(line('hello zoltan, see proj7')), 'nothing learned: a clean line');
+  t.equal(engine.compiled().rawTests?.length, 1);
+  engine.learnWorkspace('/home/zoltan/src/proj7');
+  t.equal(engine.compiled().rawTests?.length, 1, 'still one automaton after learning');
+  t.ok(engine.mayMatchRaw(line('hello zoltan')), 'a learned user name is a marker');
+  t.ok(engine.mayMatchRaw(line('cd /home/zoltan/src/proj7')), 'a learned workspace is one');
+  t.ok(engine.mayMatchRaw(line('key sk-proj-abc123def456ghi789jkl012mno345')), 'fixed markers still count');
+  t.notOk(engine.mayMatchRaw(line('hello world')), 'others stay clean');
+  engine.learnUser('yvonne');
+  t.ok(engine.mayMatchRaw(line('hi \\u0079vonne')), 'a second name, spelled by an escape');
+  t.equal(engine.text('zoltan and yvonne', []), '<user> and <user>', 'redacted as before');
+});

@@ -62,6 +62,8 @@ export interface Built {
   markerTest: Automaton | undefined;
   /** The same for raw lines (JSON text, escapes decoded on the fly); undefined: no raw shortcut. */
   rawTest: Automaton | undefined;
+  /** The patterns of `rawTest`, for one automaton over fixed and learned rules (./engine.ts). */
+  rawPatterns: MarkerPattern[];
   partials: CompiledPartial[];
   /** Partial anchors; `partialsOf` maps a pattern id to partial indexes, `longAnchor` says whether it is a long one. */
   anchors: Automaton | undefined;
@@ -73,6 +75,8 @@ export interface Built {
   freePartials: Array<(text: string, from: number) => number>;
   /** Characters every delta piece holds back for rules without a partial (user rules). */
   fallbackHold: number;
+  /** Characters at the text's end that decide every free partial (its reach and look-behind); Infinity: unbounded. */
+  freeReach: number;
 }
 
 /** Held tail for user rules that have no `partial` pattern. */
@@ -525,6 +529,7 @@ export function buildRules(specs: readonly Spec[]): Built {
   const freePartials: Array<(text: string, from: number) => number> = [];
   const anchorIndexes = new Map<string, { indexes: number[]; long: boolean }>();
   let fallbackHold = 0;
+  let freeReach = 0;
   for (const spec of specs) {
     if (spec.partial === undefined && spec.compiledPartial === undefined) {
       // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
@@ -535,6 +540,8 @@ export function buildRules(specs: readonly Spec[]): Built {
     const anchors = (spec.partialAnchors ?? spec.markers ?? []).map((a) => a.toLowerCase());
     if (anchors.length === 0 || anchors.some((a) => a === '')) {
       freePartials.push(freePartial(spec));
+      const extent = patternExtent(spec.partial ?? '');
+      freeReach = Math.max(freeReach, spec.builtin && spec.partial !== undefined && !/[mu]/.test(spec.flags ?? '') ? extent.ahead + extent.behind : Infinity);
       continue;
     }
     partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
@@ -558,6 +565,7 @@ export function buildRules(specs: readonly Spec[]): Built {
     unanchored,
     markerTest: all ? markers : undefined,
     rawTest: all ? new Automaton(raw) : undefined,
+    rawPatterns: raw,
     partials,
     anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text]) => ({ text }))) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),
@@ -565,6 +573,7 @@ export function buildRules(specs: readonly Spec[]): Built {
     prefixes,
     freePartials,
     fallbackHold,
+    freeReach,
   };
 }
 

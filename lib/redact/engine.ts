@@ -9,7 +9,7 @@
  * event walk can patch a line's encoded bytes in place (./walk.ts).
  */
 import { buildRules, type Built, type Compiled, type Match, type Spec } from './compile.js';
-import type { Automaton } from './prefilter.js';
+import { Automaton } from './prefilter.js';
 import { DEFAULT_SALT, Placeholders } from './placeholders.js';
 import { caseless, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
@@ -431,6 +431,8 @@ export interface Tables {
   partials: Built['partials'];
   freePartials: Built['freePartials'];
   fallbackHold: number;
+  /** Characters at a text's end that decide every free partial (Infinity: unbounded). */
+  freeReach: number;
   /** Whether e-mail addresses are redacted (their local part is held back at a piece's end). */
   email: boolean;
 }
@@ -474,6 +476,7 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
     partials: fixed.partials,
     freePartials: fixed.freePartials,
     fallbackHold: fixed.fallbackHold,
+    freeReach: fixed.freeReach,
     email: fixed.rules.some((r) => r.kind === 'email'),
   };
   if (learned.length === 0) return tables;
@@ -485,9 +488,11 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
   // Pattern 0 is `<`, already found by the fixed automaton.
   scanners.push({ markers: built.markers, prios: built.rulesOf.map((list, id) => (id === 0 ? new Int32Array(0) : list.map(learnedPrio))) });
   if (tables.markerTests && built.markerTest) tables.markerTests = [...tables.markerTests, built.markerTest];
-  if (tables.rawTests && built.rawTest) tables.rawTests = [...tables.rawTests, built.rawTest];
+  // One raw automaton over fixed and learned markers: every line costs one pass, not one per table.
+  if (tables.rawTests && built.rawTest) tables.rawTests = [new Automaton([...fixed.rawPatterns, ...built.rawPatterns])];
   tables.holds = [...tables.holds, { built, offset: fixed.partials.length }];
   tables.partials = [...fixed.partials, ...built.partials];
   tables.freePartials = [...fixed.freePartials, ...built.freePartials];
+  tables.freeReach = Math.max(fixed.freeReach, built.freeReach);
   return tables;
 }

@@ -5,6 +5,7 @@
  * `/home/al`, `password=`...) keeps that tail back for the next piece.
  */
 import type { Redactor } from './engine.js';
+import { UNCLEAR } from './prefilter.js';
 
 /** The longest tail held back per delta stream, in characters. */
 export const MAX_HOLD = 20000;
@@ -72,6 +73,62 @@ export function holdPoint(engine: Redactor, text: string, long = true): number {
   if (len - hold > MAX_HOLD) hold = len - MAX_HOLD;
   if (hold < len) hold = outsideMatches(engine, text, hold);
   return hold;
+}
+
+/** Bytes of a clean piece read by {@link quietTail}: a longer last line is left to {@link holdPoint}. */
+const QUIET_BYTES = 4096;
+/** `\\n` in JSON text: the escape of a line break. */
+const BREAK = Buffer.from('\\n', 'latin1');
+
+/**
+ * Whether {@link holdPoint} (with `long` false: the raw test saw no long
+ * anchor) certainly holds nothing of the delta string whose JSON body is
+ * `raw[start, end)`, judged on raw bytes, with nothing decoded: no partial
+ * anchor occurs in its last line and none is cut by its end (the anchor
+ * automata, escapes read on the fly), and its last character cannot end an
+ * e-mail address's local part. False means "ask holdPoint": user rules
+ * without anchors, a last line over 4 KiB, an escape or character the reader
+ * does not judge.
+ */
+export function quietTail(engine: Redactor, raw: Buffer, start: number, end: number): boolean {
+  const tables = engine.compiled();
+  if (tables.fallbackHold > 0 || tables.freeReach === Infinity) return false;
+  // Short partials never span a line break: the last line (from its break on) is all holdPoint reads.
+  let from = start;
+  for (let at = end; at > start; ) {
+    at = raw.lastIndexOf(BREAK, at - 1);
+    if (at < start) break;
+    let k = at;
+    while (k > start && raw[k - 1] === 0x5c) k--;
+    if ((at - k) % 2 === 0) {
+      from = at;
+      break;
+    }
+  }
+  if (end - from > QUIET_BYTES) return false;
+  let last = UNCLEAR;
+  for (const { built } of tables.holds) {
+    if (built.anchors === undefined) continue;
+    last = built.anchors.clearTail(raw, from, end);
+    if (last === UNCLEAR) return false;
+  }
+  // No anchors at all (only user rules, which have free partials): holdPoint judges.
+  if (last === UNCLEAR) return false;
+  if (tables.email && (last === 0x40 || isLocal(last))) return false;
+  if (tables.freePartials.length === 0) return true;
+  // Free partials (built-ins, bounded) decide on the last `freeReach` characters: the last bytes
+  // that hold them (at most 6 per character), cut outside any escape or UTF-8 sequence.
+  let cut = Math.max(start, end - 6 * tables.freeReach - 8);
+  while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
+  let text: string;
+  try {
+    text = JSON.parse(`"${raw.toString('utf8', cut, end)}"`) as string;
+  } catch {
+    return false;
+  }
+  if (cut > start && text.length < tables.freeReach) return false;
+  for (const free of tables.freePartials) if (free(text, 0) < text.length) return false;
+  return true;
 }
 
 /** Characters of an e-mail address's local part, and of its domain. */

@@ -373,7 +373,53 @@ export class Automaton {
     }
     return false;
   }
+
+  /**
+   * For the hold-back of a clean delta piece, on its raw bytes: feeds the
+   * decoded text of the JSON string body `buf[start, end)` (one level of
+   * escapes). {@link UNCLEAR} when a pattern occurs in it, when it ends with
+   * a proper prefix of one (the automaton is not back at its root), or when
+   * it holds what this reader does not judge (a bad escape, a non-ASCII
+   * character while some pattern has one); otherwise the code of its last
+   * character (0 for none, 0x80 for any non-ASCII one).
+   */
+  clearTail(buf: Uint8Array, start: number, end: number): number {
+    const { low, delta } = this;
+    let row = 0;
+    let last = 0;
+    for (let i = start; i < end; i++) {
+      let c = buf[i]!;
+      if (c === 0x5c) {
+        const e = i + 1 < end ? buf[i + 1]! : 0;
+        if (e === 0x75) {
+          c = i + 5 < end ? (HEX[buf[i + 2]!]! << 12) | (HEX[buf[i + 3]!]! << 8) | (HEX[buf[i + 4]!]! << 4) | HEX[buf[i + 5]!]! : -1;
+          if (c < 0) return UNCLEAR;
+          i += 5;
+        } else {
+          c = UNESCAPED[e]!;
+          if (c === 0) return UNCLEAR;
+          i++;
+        }
+      }
+      if (c >= 0x80) {
+        if (this.nonAscii) return UNCLEAR;
+        c = 0x80;
+      }
+      const code = delta[row + low[c]!]!;
+      if (code < 0) return UNCLEAR; // a pattern ends here
+      row = code;
+      last = c;
+    }
+    return row === 0 ? last : UNCLEAR;
+  }
 }
+
+/** What {@link Automaton.clearTail} returns for text it cannot call clear. */
+export const UNCLEAR = -1;
+
+/** A JSON short escape's letter → the character it stands for (0: not one). */
+const UNESCAPED = new Uint8Array(256);
+for (const [letter, code] of [['n', 0x0a], ['t', 0x09], ['r', 0x0d], ['b', 0x08], ['f', 0x0c], ['"', 0x22], ['\\', 0x5c], ['/', 0x2f]] as const) UNESCAPED[letter.charCodeAt(0)] = code;
 
 /**
  * The patterns' trie in a flat table: goto[state * stride + class] is the

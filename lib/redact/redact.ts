@@ -29,7 +29,7 @@ import { censorEvent, JsonPathError, preparePath } from './censor.js';
 import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
 import { View } from './view.js';
 import { applySpans, Redactor, type PathMode } from './engine.js';
-import { holdPoint } from './hold-back.js';
+import { holdPoint, quietTail } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
@@ -91,28 +91,41 @@ const DELTA_OPEN = Buffer.from('{"delta":"');
 const DELTA_KEY = Buffer.from('"delta"');
 
 /**
- * The last characters of a delta line's `delta` string, decoded from the
- * bytes near its end only: all the hold-back of a clean piece reads (its
- * windows end at the text's end), without decoding a piece of megabytes.
- * Needs the producer's shape (`delta` first, Go sorts keys, no second
- * `delta` member); otherwise, or when the cut would split an escape, the whole
- * string as topLevelString reads it. A short piece is decoded whole, natively.
+ * Where the body of a delta line's `delta` string lies in its bytes (after
+ * the opening quote, up to the closing one), when the line has the
+ * producer's shape: `delta` first (Go sorts keys), no second `delta` member.
  */
-export function deltaTail(raw: Buffer, bytes: number): string | undefined {
-  if (raw.length < DELTA_OPEN.length || raw.compare(DELTA_OPEN, 0, DELTA_OPEN.length, 0, DELTA_OPEN.length) !== 0) return topLevelString(raw, 'delta');
+export function deltaBounds(raw: Buffer): [number, number] | undefined {
+  if (raw.length < DELTA_OPEN.length) return undefined;
+  // Byte by byte: a native compare costs more than these ten bytes.
+  for (let k = 0; k < DELTA_OPEN.length; k++) if (raw[k] !== DELTA_OPEN[k]) return undefined;
   const open = DELTA_OPEN.length - 1;
   let close = open;
   for (;;) {
     close = raw.indexOf(0x22, close + 1);
-    if (close < 0) return topLevelString(raw, 'delta');
+    if (close < 0) return undefined;
     let k = close;
     while (raw[k - 1] === 0x5c) k--;
     if ((close - k) % 2 === 0) break;
   }
   // A later member named `delta` (a duplicate): the general reader, which refuses it.
-  if (raw.indexOf(DELTA_KEY, close) >= 0) return topLevelString(raw, 'delta');
+  if (raw.indexOf(DELTA_KEY, close) >= 0) return undefined;
+  return [open + 1, close];
+}
+
+/**
+ * The last characters of a delta line's `delta` string, decoded from the
+ * bytes near its end only: all the hold-back of a clean piece reads (its
+ * windows end at the text's end), without decoding a piece of megabytes.
+ * Needs the producer's shape (see {@link deltaBounds}); otherwise, or when
+ * the cut would split an escape, the whole string as topLevelString reads
+ * it. A short piece is decoded whole, natively.
+ */
+export function deltaTail(raw: Buffer, bytes: number, bounds = deltaBounds(raw)): string | undefined {
+  if (bounds === undefined) return topLevelString(raw, 'delta');
+  const [body, close] = bounds;
   let from = close - bytes;
-  if (from <= open + 1) from = open + 1; // all of it (natively decoded: the common, short piece)
+  if (from <= body) from = body; // all of it (natively decoded: the common, short piece)
   else {
     // Not inside an escape (at most 6 bytes, starting with a backslash), nor a UTF-8 sequence.
     const limit = from + 64;
@@ -370,9 +383,13 @@ export function createRedact(options: RedactOptions = {}): Core {
   /** A line without any marker, while no delta piece is held: written as it is, or false when it needs the slow path. */
   const passClean = (rec: EventRecord, raw: Buffer, delta: boolean, emit: Emit): boolean => {
     if (delta) {
-      // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
-      const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000);
-      if (text === undefined || holdPoint(engine, text, engine.longAnchors) !== text.length) return false;
+      // Without a long anchor, most pieces are judged on their raw tail bytes (quietTail), nothing decoded.
+      const bounds = deltaBounds(raw);
+      if (engine.longAnchors || bounds === undefined || !quietTail(engine, raw, bounds[0], bounds[1])) {
+        // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
+        const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000, bounds);
+        if (text === undefined || holdPoint(engine, text, engine.longAnchors) !== text.length) return false;
+      }
     }
     if (!check) emit(rec);
     return true;
