@@ -86,6 +86,18 @@ export async function runBin(name: string, args: string[], options: BinOptions =
   return { stdout: r.stdout, stderr: r.stderr, code: r.code, signal: null };
 }
 
+/**
+ * NODE_OPTIONS without tap's process tracking (@tapjs/processinfo), for a
+ * spawned binary whose code this suite covers in process: the tracker costs
+ * every child about as much CPU as Node's own start-up (and a coverage file),
+ * and what such a spawn proves is a fact about the process (its exit, its
+ * first module, its memory), not coverage.
+ */
+export function untracked(): NodeJS.ProcessEnv {
+  const options = (process.env.NODE_OPTIONS ?? '').split(/\s+/).filter((o) => o !== '' && !o.includes('@tapjs/processinfo'));
+  return { NODE_OPTIONS: options.join(' ') };
+}
+
 /** Runs `node dist/bin/NAME.js ARGS` as a real process with optional stdin; resolves when it exits. */
 export function spawnBin(name: string, args: string[], options: BinOptions = {}): Promise<BinResult> {
   return new Promise((resolve, reject) => {
