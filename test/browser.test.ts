@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { escapeControls } from '../lib/text.js';
 import { spec } from '../bin/wuu-pretty.js';
 import { ROOT } from './helpers.js';
@@ -46,27 +46,26 @@ function expectations(file: string): { turns: number; tools: string[]; status: s
   return { turns, tools, status: result === undefined ? 'No result: the run was cut' : `Result: ${result.status === 'completed' ? '✓' : '✗'} ${String(result.status)}` };
 }
 
-/** Distinct colours of a PNG, decoded by the browser itself in a separate page. */
-async function distinctColours(browser: Browser, png: Buffer): Promise<number> {
-  const page = await browser.newPage();
-  try {
-    return await page.evaluate(async (b64) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(img, 0, 0);
-      const data = ctx.getImageData(0, 0, img.width, img.height).data;
-      const seen = new Set<number>();
-      for (let i = 0; i < data.length; i += 4) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
-      return seen.size;
-    }, png.toString('base64'));
-  } finally {
-    await page.close();
-  }
+/**
+ * Distinct colours of a PNG, decoded by the browser itself in a separate
+ * page (scripts allowed there, unlike in the transcript), one page for every
+ * screenshot: a page costs the browser a context of its own.
+ */
+async function distinctColours(decoder: Page, png: Buffer): Promise<number> {
+  return decoder.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, img.width, img.height).data;
+    const seen = new Set<number>();
+    for (let i = 0; i < data.length; i += 4) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+    return seen.size;
+  }, png.toString('base64'));
 }
 
 interface Watch {
@@ -107,6 +106,7 @@ t.test('the HTML transcript in chromium', async (t) => {
   // A producer-faithful run with a sub-agent thread; the README's screenshot is taken from it.
   const faithful = path.join(ROOT, 'test', 'fixtures', 'pretty', 'run.jsonl');
   t.ok(examples.length >= 3, 'example streams found');
+  const decoder = await browser.newPage();
 
   for (const file of [...examples, faithful, hostile]) {
     const name = file === faithful ? 'fixture-run.jsonl' : path.basename(file);
@@ -134,7 +134,7 @@ t.test('the HTML transcript in chromium', async (t) => {
       t.same([w.console, w.errors, w.dialogs], [[], [], []], `${name}: no console output, page error or dialog`);
       t.same(w.requests, [url], `${name}: no request but the document itself`);
       const png = await page.screenshot({ fullPage: false });
-      const colours = await distinctColours(browser, png);
+      const colours = await distinctColours(decoder, png);
       t.ok(colours > 20, `${name} (${colorScheme}): the screenshot is not blank (${colours} colours)`);
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       t.equal(background, colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)', `${name}: ${colorScheme} theme`);

@@ -107,20 +107,29 @@ const STATUS_ECHO = '; echo "exit $?"';
 /** Programs other than ours that documented pipelines use, run as processes. */
 const HELPERS = new Set(['jq', 'cat', 'head', 'tail', 'sort']);
 
+/** A plain file name for a redirection (no quotes, no expansions). */
+const FILE_WORD = '[\\w./-]+';
+
 /**
  * A documented command as a plan: a pipeline of plain stages, wuu-* tools run
- * in this process and jq/cat/head/tail/sort as processes, optionally ending
- * in `; echo "exit $?"`. Undefined when a shell is needed.
+ * in this process and jq/cat/head/tail/sort as processes, optionally reading
+ * the first stage's stdin from a file (`< FILE`), writing the last stage's
+ * stdout to a file (`> FILE`, /dev/null discards it) and ending in
+ * `; echo "exit $?"`. Undefined when a shell is needed.
  */
-export function plainPipeline(command: string): { stages: string[][]; echoStatus: boolean } | undefined {
+export function plainPipeline(command: string): { stages: string[][]; echoStatus: boolean; input?: string; output?: string } | undefined {
   const echoStatus = command.endsWith(STATUS_ECHO);
-  const body = echoStatus ? command.slice(0, -STATUS_ECHO.length) : command;
-  const plan = stages(body).map(plainWords);
+  let body = echoStatus ? command.slice(0, -STATUS_ECHO.length) : command;
+  const output = new RegExp(`^(.*\\S)\\s+>\\s+(${FILE_WORD})$`).exec(body);
+  if (output?.[1] !== undefined) body = output[1];
+  const [first = '', ...rest] = stages(body);
+  const input = new RegExp(`\\s<\\s+(${FILE_WORD})(?=\\s|$)`).exec(first);
+  const plan = [input ? first.slice(0, input.index) + first.slice(input.index + input[0].length) : first, ...rest].map(plainWords);
   if (plan.some((words) => words === undefined)) return undefined;
   const words = plan as string[][];
   if (!words.some((w) => w[0]!.startsWith('wuu-'))) return undefined;
   if (!words.every((w) => /^wuu-[a-z]+$/.test(w[0]!) || HELPERS.has(w[0]!))) return undefined;
-  return { stages: words, echoStatus };
+  return { stages: words, echoStatus, ...(input ? { input: input[1] } : {}), ...(output ? { output: output[2] } : {}) };
 }
 
 /** Runs a documented command: plain pipelines without a shell, the rest in bash. */
@@ -131,7 +140,7 @@ async function execute(command: string): Promise<BinResult> {
   const here = process.cwd();
   process.chdir(workdir);
   try {
-    let input = '';
+    let input = plan.input === undefined ? '' : fs.readFileSync(plan.input, 'utf8');
     let stderr = '';
     let code = 0;
     for (const [name, ...args] of plan.stages) {
@@ -144,6 +153,11 @@ async function execute(command: string): Promise<BinResult> {
       input = r.stdout;
       stderr += r.stderr;
       if (r.code !== 0) code = r.code ?? 128; // pipefail: the last stage that failed
+    }
+    // What `> FILE` sends there is not on stdout (bash creates the file whatever the status).
+    if (plan.output !== undefined) {
+      if (plan.output !== '/dev/null') fs.writeFileSync(plan.output, input);
+      input = '';
     }
     if (plan.echoStatus) return { stdout: `${input}exit ${code}\n`, stderr, code: 0, signal: null };
     return { stdout: input, stderr, code, signal: null };
@@ -203,7 +217,10 @@ t.test('plain commands run without a shell, the rest in bash', async (t) => {
   t.same(plainPipeline("wuu-filter --where '$.name==bash' tool x.jsonl"), { stages: [['wuu-filter', '--where', '$.name==bash', 'tool', 'x.jsonl']], echoStatus: false });
   t.same(plainPipeline("cat x | wuu-filter | jq -r '.a | .b'; echo \"exit $?\""), { stages: [['cat', 'x'], ['wuu-filter'], ['jq', '-r', '.a | .b']], echoStatus: true });
   t.same(plainWords("wuu-filter --where '$.a b'c"), ['wuu-filter', '--where', '$.a bc']);
-  for (const shell of ['wuu-filter tool < x', 'wuu-usage runs/*.jsonl', 'wuu-filter "$X"', 'jq . x', "wuu-filter 'open", 'wuu-check x && echo ok', 'wuu-usage --merge <(wuu-usage --json x)']) {
+  t.same(plainPipeline('wuu-redact < x.jsonl > out/share.jsonl'), { stages: [['wuu-redact']], echoStatus: false, input: 'x.jsonl', output: 'out/share.jsonl' });
+  t.same(plainPipeline('wuu-filter < x | jq . > /dev/null; echo "exit $?"'), { stages: [['wuu-filter'], ['jq', '.']], echoStatus: true, input: 'x', output: '/dev/null' });
+  t.same(plainPipeline("wuu-filter --where '$.n > 5'"), { stages: [['wuu-filter', '--where', '$.n > 5']], echoStatus: false }, 'a > in quotes is no redirection');
+  for (const shell of ['wuu-filter tool 2> x', 'wuu-filter >> x', 'wuu-filter > "$F"', 'cat x | wuu-filter < y', 'wuu-usage runs/*.jsonl', 'wuu-filter "$X"', 'jq . x', "wuu-filter 'open", 'wuu-check x && echo ok', 'wuu-usage --merge <(wuu-usage --json x)']) {
     t.equal(plainPipeline(shell), undefined, shell);
   }
 });

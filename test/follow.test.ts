@@ -2,10 +2,9 @@
  * Follow mode: a file written slowly by another process is read as it grows,
  * through truncation and replacement, and the run ends by itself after the
  * stream's `result` (a second `result` within the grace is still read).
- * The tools run in process; the writer is a separate process.
+ * The tools run in process, the writer on this process's timers.
  */
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,27 +22,26 @@ let serial = 0;
 type Step = { append: string } | { truncate: true } | { replace: string } | { pause: number };
 
 /**
- * Spawns a process that performs `steps` on `file`, 5 ms apart, and resolves
- * when it is done. Each append is flushed at once (a line or a part of one).
+ * Performs `steps` on `file`, 5 ms apart, and resolves with the number of
+ * steps done. Each append is flushed at once (a line or a
+ * part of one). The writer runs on this process's timers, between the reads
+ * of the tool under test: the tool sees the file only through the file
+ * system (its watcher and its poll), as it would see another process write.
  */
-function writer(file: string, steps: Step[]): Promise<number | null> {
-  const script = `
-    const fs = require('fs');
-    const [file, steps] = [process.argv[1], JSON.parse(process.argv[2])];
-    let i = 0;
-    const next = () => {
-      const step = steps[i++];
-      if (!step) return;
-      let wait = 5;
-      if ('append' in step) fs.appendFileSync(file, step.append);
-      else if ('truncate' in step) fs.truncateSync(file, 0);
-      else if ('replace' in step) { fs.writeFileSync(file + '.new', step.replace); fs.renameSync(file + '.new', file); }
-      else wait = step.pause;
-      setTimeout(next, wait);
-    };
-    next();`;
-  const child = spawn(process.execPath, ['-e', script, file, JSON.stringify(steps)], { stdio: 'ignore' });
-  return new Promise((resolve) => child.on('close', resolve));
+async function writer(file: string, steps: Step[]): Promise<number> {
+  let done = 0;
+  for (const step of steps) {
+    let wait = 5;
+    if ('append' in step) fs.appendFileSync(file, step.append);
+    else if ('truncate' in step) fs.truncateSync(file, 0);
+    else if ('replace' in step) {
+      fs.writeFileSync(`${file}.new`, step.replace);
+      fs.renameSync(`${file}.new`, file);
+    } else wait = step.pause;
+    done++;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  return done;
 }
 
 function lines(name: string): string[] {
@@ -61,7 +59,8 @@ t.test('wuu-result -f waits for a run written in the background and exits with i
     const writing = writer(file, slowly(lines(name)));
     const r = await runIn(result, ['-f', file], '', GRACE);
     t.equal(r.code, status, `${name}: exit ${status}`);
-    t.equal(await writing, 0);
+    await writing;
+    t.equal(fs.readFileSync(file, 'utf8'), lines(name).join(''), `${name}: the writer wrote the whole run`);
   }
 });
 
@@ -81,7 +80,7 @@ t.test('a second result within the grace is still read; lines after the grace ar
   const file = fresh();
   const all = lines('run.jsonl');
   const last = all[all.length - 1] ?? '';
-  const writing = writer(file, [...slowly(all), { append: last }, { pause: 1500 }, { append: '{"type":"late"}\n' }]);
+  const writing = writer(file, [...slowly(all), { append: last }, { pause: 1000 }, { append: '{"type":"late"}\n' }]);
   const r = await runIn(filter, ['-f', 'result', file], '', GRACE);
   t.equal(r.stdout, `${last}${last}`, 'both results');
   t.equal(r.code, 0);
@@ -149,9 +148,10 @@ t.test('stopped by a signal during -f, wuu-check and wuu-pretty do not call the 
 t.test('-f on a stdin pipe that stays open (tail -f FILE | TOOL -f) ends after the result, in every tool', async (t) => {
   const run = fs.readFileSync(example('run.jsonl'));
   const tools = ['filter', 'accumulate', 'turns', 'redact', 'result', 'check', 'pretty'];
-  for (const tool of tools) {
-    // Without the fix the child waits for stdin forever; tap's timeout would fail the test.
-    const res = await spawnBin(`wuu-${tool}`, ['-f'], { input: run, keepStdinOpen: true });
+  // All at once: each waits out its grace after the result, and they do not share anything.
+  // Without the fix a child waits for stdin forever; tap's timeout would fail the test.
+  const ran = await Promise.all(tools.map(async (tool) => ({ tool, res: await spawnBin(`wuu-${tool}`, ['-f'], { input: run, keepStdinOpen: true }) })));
+  for (const { tool, res } of ran) {
     t.equal(res.signal, null, `wuu-${tool} ended by itself`);
     t.equal(res.code, 0, `wuu-${tool} exit status`);
   }

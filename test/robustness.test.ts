@@ -15,7 +15,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { tools } from '../bin/wuu-stream.js';
 import type { ToolSpec } from '../lib/cli/index.js';
-import { binPath, example, FC_SEED, type BinResult } from './helpers.js';
+import { binPath, example, FC_SEED, runBin, type BinResult } from './helpers.js';
 import { runIn, type Input } from './runner-harness.js';
 
 const RUN = fs.readFileSync(example('run.jsonl'));
@@ -207,7 +207,11 @@ t.test('pass-through tools keep unknown events and numbers beyond 2^53 byte for 
 
 t.test('a missing input file: clear error, exit 2, the other files still read', async (t) => {
   for (const spec of tools) {
-    const r = await inProcess(spec, ['no-such-file.jsonl', example('run.jsonl')], []);
+    const argv = ['no-such-file.jsonl', example('run.jsonl')];
+    // wuu-usage reads two files with a pool of workers: through the built binary (helpers.ts
+    // runBin, in process too) they load dist's JavaScript instead of compiling lib's TypeScript
+    // again under the test loader, seconds of CPU per worker.
+    const r = spec.name === 'wuu-usage' ? await runBin(spec.name, argv) : await inProcess(spec, argv, []);
     t.equal(r.code, 2, `${spec.name} exits 2`);
     t.match(r.stderr, `${spec.name}: no-such-file.jsonl: No such file or directory`, `${spec.name} says why`);
     if (spec.name !== 'wuu-check') t.not(r.stdout, '', `${spec.name} still read the other file`);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { allFlags, bashCompletion, listing, shortName, umbrellaMain, zshCompletion } from '../lib/cli/umbrella.js';
 import { tools } from '../bin/wuu-stream.js';
-import { example, ROOT, runBin, runShell } from './helpers.js';
+import { example, ROOT, runBin, runShell, untracked } from './helpers.js';
 
 t.test('listing names every tool with its summary', async (t) => {
   const text = listing(tools);
@@ -58,7 +58,7 @@ t.test('bash completion completes tools, flags and selectors', async (t) => {
   t.ok(complete('wuu-filter --ke').includes('--keep-result'));
   t.ok(complete('wuu-stream filter subag').includes('subagent'));
   t.same(complete('wuu-stream completion z'), ['zsh']);
-  const r = await runShell('wuu-stream completion bash | bash -n && echo syntax-ok');
+  const r = await runShell('wuu-stream completion bash | bash -n && echo syntax-ok', { env: untracked() });
   t.equal(r.stdout, 'syntax-ok\n');
 });
 
@@ -124,22 +124,30 @@ t.test('zsh completion for real, through zpty', { skip: zpty ? false : 'zsh with
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const script = path.join(dir, 'wuu.zsh');
   fs.writeFileSync(script, zshCompletion(tools));
-  const complete = (line: string) => {
-    const r = spawnSync('zsh', ['-f', path.join(ROOT, 'test', 'fixtures', 'zsh-complete.zsh'), script, line], { encoding: 'utf8', cwd: dir, timeout: 30_000 });
-    // zsh may call the completer more than once for one TAB: count each match once.
-    return [...new Set(r.stdout.split('\n').filter((l) => l.startsWith('HITS:')).flatMap((l) => l.slice(6).split(' ').filter(Boolean)))];
-  };
-  t.same(complete('wuu-stream fil'), ['filter'], 'tools');
-  t.same(complete('wuu-stream filter --inv'), ['--invert'], 'through wuu-stream: $words is zsh\'s own');
-  t.same(complete('wuu-filter --keep'), ['--keep-result'], 'a wuu-* command');
-  t.same(complete('wuu-stream completion '), ['bash', 'zsh']);
-  t.same(complete('wuu-redact --no-d'), ['--no-default-rules']);
-  t.same(complete('wuu-stream pretty --no-c'), ['--no-color']);
-  t.same(complete('wuu-usage --by '), ['turn', 'run', 'thread', 'model', 'file', 'day', 'week', 'month']);
-  t.same(complete('wuu-pretty --color n'), ['never']);
-  t.same(complete('wuu-check --ignore missing-'), ['missing-field', 'missing-result']);
-  t.same(complete('wuu-usage --by day,mo'), ['model', 'month'], 'the second item of a comma list (the first is kept as a prefix)');
-  t.same(complete('wuu-result --fol'), ['--follow']);
+  // Every line in one zsh session (compinit once): [line, expected matches, message].
+  const cases: Array<[string, string[], string]> = [
+    ['wuu-stream fil', ['filter'], 'tools'],
+    ['wuu-stream filter --inv', ['--invert'], 'through wuu-stream: $words is zsh\'s own'],
+    ['wuu-filter --keep', ['--keep-result'], 'a wuu-* command'],
+    ['wuu-stream completion ', ['bash', 'zsh'], 'the subcommand'],
+    ['wuu-redact --no-d', ['--no-default-rules'], 'a --no- form'],
+    ['wuu-stream pretty --no-c', ['--no-color'], 'a --no- form through wuu-stream'],
+    ['wuu-usage --by ', ['turn', 'run', 'thread', 'model', 'file', 'day', 'week', 'month'], 'option values'],
+    ['wuu-pretty --color n', ['never'], 'an option value by prefix'],
+    ['wuu-check --ignore missing-', ['missing-field', 'missing-result'], 'a rule name by prefix'],
+    ['wuu-usage --by day,mo', ['model', 'month'], 'the second item of a comma list (the first is kept as a prefix)'],
+    ['wuu-result --fol', ['--follow'], 'the shared input flags'],
+  ];
+  const r = spawnSync('zsh', ['-f', path.join(ROOT, 'test', 'fixtures', 'zsh-complete.zsh'), script, ...cases.map(([line]) => line)], { encoding: 'utf8', cwd: dir, timeout: 60_000 });
+  // The HITS lines after each "LINE: N"; zsh may call the completer more than once for one TAB: count each match once.
+  const hits = new Map<number, Set<string>>();
+  let current = 0;
+  for (const line of r.stdout.split('\n')) {
+    if (line.startsWith('LINE: ')) hits.set((current = Number(line.slice(6))), new Set());
+    else if (line.startsWith('HITS:')) for (const word of line.slice(6).split(' ').filter(Boolean)) hits.get(current)?.add(word);
+  }
+  t.equal(hits.size, cases.length, 'every line completed');
+  for (const [i, [line, want, message]] of cases.entries()) t.same([...(hits.get(i + 1) ?? [])], want, `${message}: ${JSON.stringify(line)}`);
 });
 
 /** A stdout that fails every write with `code`. */
@@ -161,12 +169,13 @@ t.test('listing and completion into a full disk fail loudly, into a closed pipe 
     const closed = await umbrellaMain(tools, { argv, stdout: failing('EPIPE'), stderr });
     t.equal(closed, 0, `${argv.join(' ') || '(listing)'}: EPIPE exits 0`);
   }
-  const devFull = await runShell('wuu-stream completion bash > /dev/full; echo "status=$?"');
+  // The same through a real descriptor and pipe; what runs is covered in process just above.
+  const devFull = await runShell('wuu-stream completion bash > /dev/full; echo "status=$?"', { env: untracked() });
   t.match(devFull.stdout, /^status=[1-9]/);
   t.match(devFull.stderr, /^wuu-stream: write error: .*ENOSPC/);
   t.notMatch(devFull.stderr, /internal error|\n\s+at /);
-  const listFull = await runShell('wuu-stream > /dev/full; echo "status=$?"');
+  const listFull = await runShell('wuu-stream > /dev/full; echo "status=$?"', { env: untracked() });
   t.match(listFull.stdout, /^status=[1-9]/);
-  const pipe = await runShell('wuu-stream completion zsh | head -c 1 >/dev/null; echo "status=${PIPESTATUS[0]}"');
+  const pipe = await runShell('wuu-stream completion zsh | head -c 1 >/dev/null; echo "status=${PIPESTATUS[0]}"', { env: untracked() });
   t.same([pipe.stdout, pipe.stderr], ['status=0\n', '']);
 });

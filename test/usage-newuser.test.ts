@@ -16,11 +16,21 @@ import { UsageLedger } from '../lib/usage/ledger.js';
 import { costDecimals, usdFixed } from '../lib/usage/report-text.js';
 import type { TurnUnit } from '../lib/usage/types.js';
 import { usage } from '../lib/usage/usage.js';
-import { chunked, example, jsonl, pipeThrough, readExample } from './helpers.js';
+import { chunked, example, jsonl, pipeThrough, readExample, runBin } from './helpers.js';
 import { runIn } from './runner-harness.js';
 import { fs, goLine, tmpDir, usageRun, zlib } from './usage-gen.js';
 
 const RUN = readExample('run.jsonl');
+
+/**
+ * wuu-usage with workers (-j 2) through the built binary, in process (helpers.ts runBin):
+ * its workers load dist's JavaScript instead of compiling lib's TypeScript again under the
+ * test loader (seconds of CPU per worker). The serial runs beside them use the sources.
+ */
+async function usageJobs(argv: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  const { stdout, stderr, code } = await runBin('wuu-usage', argv);
+  return { stdout, stderr, code };
+}
 const RUN_LINES = RUN.trimEnd().split('\n');
 const lines = (from: number, to = RUN_LINES.length) => RUN_LINES.slice(from - 1, to).join('\n') + '\n';
 
@@ -159,7 +169,7 @@ t.test('days from the session id, else the mtime; date_source per row; the table
       '',
     ].join('\n'),
   );
-  const units = jsonl((await usageRun(['--json', '--no-cost', '--timezone', 'UTC', '-j', '2', dir])).stdout).filter((l) => l.kind === 'turn');
+  const units = jsonl((await usageJobs(['--json', '--no-cost', '--timezone', 'UTC', '-j', '2', dir])).stdout).filter((l) => l.kind === 'turn');
   t.same(
     units.map((u) => [u.time, u.date_source]),
     [
@@ -277,7 +287,7 @@ t.test('a .gz without its 8-byte trailer: everything it holds, then the damage, 
   const intact = path.join(dir, 'ok.jsonl');
   fs.writeFileSync(intact, oneRun('th_ok', 1));
   for (const jobs of ['1', '2']) {
-    const r = await usageRun(['--json', '--no-cost', '-j', jobs, cut, intact]);
+    const r = await (jobs === '1' ? usageRun : usageJobs)(['--json', '--no-cost', '-j', jobs, cut, intact]);
     t.equal(r.code, 2, `-j ${jobs}`);
     t.equal(r.stderr, `wuu-usage: ${cut}: gzip data cut off (unexpected end of file)\n`);
     const turns = jsonl(r.stdout).filter((l) => l.kind === 'turn' && l.file === cut);
@@ -306,7 +316,7 @@ t.test('the one flood rule: 20 bad lines listed, then one note and a count (seri
   t.equal(serial.stderr, expected(file, 823));
   const copy = path.join(dir, 'notes2.jsonl');
   fs.copyFileSync(file, copy);
-  const parallel = await usageRun(['--json', '--no-cost', '-j', '2', file, copy]);
+  const parallel = await usageJobs(['--json', '--no-cost', '-j', '2', file, copy]);
   t.equal(parallel.stderr, expected(file, 1646), 'a streak goes on into the next file, as in the runner; workers replay into one log');
   t.equal((await usageRun(['--json', '--no-cost', '-j', '1', file, copy])).stderr, parallel.stderr, '-j 1 and -j 2 agree');
   const merge = await usageRun(['--merge', '--json', file]);
@@ -368,7 +378,7 @@ t.test('overlapping inputs count each thing once', async (t) => {
   fs.writeFileSync(one, lines(1, 53));
   fs.writeFileSync(two, lines(54));
   for (const jobs of ['1', '2']) {
-    const total = jsonl((await usageRun(['--json', '-j', jobs, one, two])).stdout).at(-1)!;
+    const total = jsonl((await (jobs === '1' ? usageRun : usageJobs)(['--json', '-j', jobs, one, two])).stdout).at(-1)!;
     t.match(total, { turns: 2, cache_read_tokens: 12288, input_tokens: 4700 }, `rotated, -j ${jobs}`);
     t.equal(total.cost_usd, alone.cost_usd);
   }
