@@ -57,6 +57,10 @@ const PRODUCER = [
   `{"delta":null,"thread_id":7,"turn_id":true,"type":"agent_message_delta"}`,
   `{"type":"future_event"}`,
   `{}`.replace('}', '"type":"x"}'),
+  // The type is read from the bytes too: escaped, non-ASCII, not last.
+  `{${ids},"type":"turn\\u005fstarted"}`,
+  `{"type":"tool_completed\\u0000","item_id":"${IT}",${ids}}`,
+  `{"type":"é_event",${ids}}`,
 ];
 
 /** Valid lines the walk leaves to JSON.parse or to the whole-line validator: same fields either way. */
@@ -119,29 +123,47 @@ t.test('producer lines take the byte road; the fields equal the parsed ones', as
     const buf = Buffer.from(`xx${text}\nyy`);
     const event = JSON.parse(text) as Record<string, unknown>;
     const type = String(event.type);
-    t.ok(reader.read(type, buf, 2, 2 + Buffer.byteLength(text)), `byte road: ${text}`);
+    t.ok(reader.read(buf, 2, 2 + Buffer.byteLength(text)), `byte road: ${text}`);
     const parsed = fieldsOfObject(type, event);
-    for (const key of ['thread', 'turn', 'item', 'usage'] as const) t.same(reader[key], parsed[key], `${key} of ${text}`);
+    for (const key of ['type', 'thread', 'turn', 'item', 'usage'] as const) t.same(reader[key], parsed[key], `${key} of ${text}`);
     for (const name of ['thread_id', 'turn_id', 'delta', 'input_tokens', 'todo', 'nothing']) t.equal(reader.kindOf(name), parsed.kindOf(name), `kind of ${name}`);
   }
   t.same(reader.usage, undefined, 'usage only on usage_updated');
 });
 
+t.test('types are interned by their bytes, past the table of a thousand types too', async (t) => {
+  const reader = new FieldReader();
+  const line = (type: string) => Buffer.from(`{${ids},"type":"${type}"}`);
+  const seen: string[] = [];
+  for (let k = 0; k < 1100; k++) {
+    const type = `type_${k}`;
+    const buf = line(type);
+    seen.push(reader.read(buf, 0, buf.length) ? reader.type : 'not read');
+  }
+  t.same(seen, Array.from({ length: 1100 }, (_, k) => `type_${k}`), 'every type read from its bytes');
+  const again = line('type_7');
+  reader.read(again, 0, again.length);
+  t.equal(reader.type, seen[7], 'a type seen before is the same string');
+  const late = line('type_1099');
+  reader.read(late, 0, late.length);
+  t.equal(reader.type, 'type_1099', 'a type past the table is read anew');
+});
+
 t.test('a repeated id comes back as the same string; a changed one is read anew', async (t) => {
   const reader = new FieldReader();
   const line = (turn: string) => Buffer.from(`{"thread_id":"${TH}","turn_id":"${turn}","type":"turn_started"}`);
-  reader.read('turn_started', line('a1'), 0, line('a1').length);
+  reader.read(line('a1'), 0, line('a1').length);
   t.equal(reader.turn, 'a1');
-  reader.read('turn_started', line('a2'), 0, line('a2').length);
+  reader.read(line('a2'), 0, line('a2').length);
   t.equal(reader.turn, 'a2');
-  reader.read('turn_started', line('b2'), 0, line('b2').length);
+  reader.read(line('b2'), 0, line('b2').length);
   t.equal(reader.turn, 'b2');
-  reader.read('turn_started', line('é'), 0, line('é').length);
+  reader.read(line('é'), 0, line('é').length);
   t.equal(reader.turn, 'é');
   const long = 'L'.repeat(300);
-  reader.read('turn_started', line(long), 0, line(long).length);
+  reader.read(line(long), 0, line(long).length);
   t.equal(reader.turn, long);
-  reader.read('turn_started', line(long), 0, line(long).length);
+  reader.read(line(long), 0, line(long).length);
   t.equal(reader.turn, long);
 });
 
@@ -149,16 +171,16 @@ t.test('the walk leaves what it cannot prove to JSON.parse', async (t) => {
   const reader = new FieldReader();
   for (const text of INVALID) {
     const buf = Buffer.from(text);
-    t.notOk(reader.read('agent_message_delta', buf, 0, buf.length), `not proven: ${text}`);
+    t.notOk(reader.read(buf, 0, buf.length), `not proven: ${text}`);
   }
   const escaped = Buffer.from(FALLBACK_VALID[0] ?? '');
-  t.notOk(reader.read('turn_started', escaped, 0, escaped.length), 'an escaped key');
+  t.notOk(reader.read(escaped, 0, escaped.length), 'an escaped key');
   const typeless = Buffer.from('{"thread_id":"a"}');
-  t.notOk(reader.read('turn_started', typeless, 0, typeless.length), 'no string type member');
+  t.notOk(reader.read(typeless, 0, typeless.length), 'no string type member');
   const nested = Buffer.from(FALLBACK_VALID[2] ?? '');
-  t.ok(reader.read('todo_updated', nested, 0, nested.length), 'a nested container proven by the whole-line validator');
+  t.ok(reader.read(nested, 0, nested.length), 'a nested container proven by the whole-line validator');
   const empty = Buffer.from(' {} ');
-  t.notOk(reader.read('x', empty, 0, empty.length), 'an empty object has no type');
+  t.notOk(reader.read(empty, 0, empty.length), 'an empty object has no type');
 });
 
 t.test('both roads report the same problems, byte for byte', async (t) => {
