@@ -190,6 +190,43 @@ t.test('both roads report the same problems, byte for byte', async (t) => {
   t.match(problems(FALLBACK_VALID, 'bytes'), /wrong-type/, 'the table does find problems');
 });
 
+/** Items that start before their turn, twice, after their end, after the turn's end: found without a key when they follow each other. */
+const ITEM_ORDER = [
+  '{"cwd":"/w","model":"m","provider":"p","thread_id":"th","type":"thread_started"}',
+  '{"arguments":"","item_id":"a","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"thread_id":"th","turn_id":"t9","type":"turn_started"}',
+  '{"arguments":"","item_id":"b","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"arguments":"","item_id":"a","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"delta":"d","item_id":"b","thread_id":"th","turn_id":"t9","type":"tool_output_delta"}',
+  '{"error":"","item_id":"a","name":"x","status":"completed","thread_id":"th","turn_id":"t9","type":"tool_completed"}',
+  '{"delta":"d","item_id":"a","thread_id":"th","turn_id":"t9","type":"tool_output_delta"}',
+  '{"awaiting_auto_continuation":false,"input_tokens":1,"output_tokens":2,"thread_id":"th","trace_path":"","turn_id":"t9","type":"turn_completed"}',
+  '{"error":"","item_id":"b","name":"x","status":"completed","thread_id":"th","turn_id":"t9","type":"tool_completed"}',
+  '{"arguments":"","item_id":"c","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"error":"","final_message":"","run_id":"r","status":"completed","thread_id":"th","trace_path":"","turn_id":"t9","type":"result"}',
+];
+
+t.test('tool items: each rule once, whichever turn they joined as they started', async (t) => {
+  const expected = [
+    'f:2: unknown-turn: tool_started for turn t9 of thread th, which never started',
+    'f:5: tool-started-twice: tool item a already started at line 2',
+    'f:8: tool-after-end: tool_output_delta for tool item a, which ended at line 7',
+    'f:9: tool-not-ended: tool item b (started at line 4) never ended before its turn t9 completed',
+    'f:10: ended-turn: tool_completed for turn t9, which ended at line 9 (turn_completed)',
+    'f:10: tool-after-end: tool_completed for tool item b, which ended at line 9',
+    'f:11: ended-turn: tool_started for turn t9, which ended at line 9 (turn_completed)',
+  ];
+  for (const road of ['bytes', 'object'] as const) {
+    const core = createCheck();
+    const out: Output[] = [];
+    ITEM_ORDER.forEach((text, i) => {
+      const rec = new LineRecord(Buffer.from(text), 'f', i + 1);
+      core.push(road === 'bytes' ? rec : makeRecord(rec.event, rec), (o) => out.push(o));
+    });
+    t.equal(out.join(''), expected.map((l) => `${l}\n`).join(''), road);
+  }
+});
+
 t.test('a line that is not an event throws what parsing it throws', async (t) => {
   for (const text of INVALID) {
     const parsed = parseEventBytes(Buffer.from(text));
