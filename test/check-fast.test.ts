@@ -13,7 +13,7 @@ import type { ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
 import { createCheck } from '../lib/check/index.js';
 import { FieldReader, fieldsOfObject } from '../lib/check/fields.js';
-import { containerEnd, numberEnd, plainKeyEnd, stringEnd, wordEnd } from '../lib/check/json-bytes.js';
+import { containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, stringEnd, wordEnd } from '../lib/check/json-bytes.js';
 import { InvalidLineError, LineRecord, makeRecord, parseEventBytes, type Output } from '../lib/jsonl.js';
 import { chunked, ROOT } from './helpers.js';
 import { runIn } from './runner-harness.js';
@@ -68,6 +68,9 @@ const FALLBACK_VALID = [
   `{"thread\\u005fid":"${TH}","turn_id":"${TU}","type":"turn_started"}`,
   `{"typ\\u0065":"result","type":"result"}`,
   `{${ids},"todo":{"todos":[{"a":"}]"}]},"type":"todo_updated"}`,
+  `{${ids},"todo":{},"type":"todo_updated"}`,
+  `{"permissions":{"mode":"standard"},"type":"session_configured","x":[1,"]",{"y":2}]}`,
+  `{"permissions":{"a":[]},${ids},"todo":["x",1,null],"type":"todo_updated"}`,
   `{"permissions":{"mode":"standard"},"type":"session_configured","x":[1,[2,{"y":"]"}]]}`,
   ` { "thread_id" : "${TH}" , "turn_id" : "${TU}" , "type" : "turn_started" } \r`,
   `{"type":"turn_started",${ids}}`,
@@ -95,6 +98,10 @@ const INVALID = [
   `{"delta":nul,${ids},"type":"agent_message_delta"}`,
   `{"delta":[1,}],${ids},"type":"agent_message_delta"}`,
   `{"delta":{"a":01},${ids},"type":"agent_message_delta"}`,
+  `{${ids},"todo":{"a":1,},"type":"todo_updated"}`,
+  `{${ids},"todo":[1 2],"type":"todo_updated"}`,
+  `{${ids},"todo":["a\tb"],"type":"todo_updated"}`,
+  `{${ids},"todo":{"a":[}],"type":"todo_updated"}`,
   `{"delta" "x",${ids},"type":"agent_message_delta"}`,
   `{"del\tta":"x",${ids},"type":"agent_message_delta"}`,
   `{"delta":"x" ${ids},"type":"agent_message_delta"}`,
@@ -267,6 +274,16 @@ t.test('json-bytes: each token judged as JSON.parse judges it', async (t) => {
   t.equal(plainKeyEnd(Buffer.from('"ty\\u0070e":'), 0, 12), -1, 'escaped key');
   t.equal(plainKeyEnd(Buffer.from('"type'), 0, 5), -1, 'cut key');
   t.equal(containerEnd(Buffer.from('{"a":["}",{"b":"\\"]"}]},'), 0, 24), 23);
+  // Containers of scalars are judged in the walk; any container inside one is left undecided (-1).
+  const flat = ['{}', '[]', '{ }', '[ ]', '{"a":1}', '{"mode":"standard"}', '[1,2,"x",true,null,false,-1.5e3]', '{"a" : 1 , "b" : "\\u00e9" }', '{"a\\"":1,"a\\"":2}', '["é"]'];
+  const undecided = ['{"a":{}}', '[[]]', '{"a":[1]}', '[1,]', '{"a":1,}', '{"a"}', '{"a":}', '{,}', '[,1]', '[01]', '{"a":1 "b":2}', '[tru]', '[1', '{"a":1', '{"a":"x', '{1:2}', '{"a":1]', '[1}', '["a\tb"]'];
+  for (const text of flat) {
+    const length = Buffer.byteLength(text);
+    t.ok(judge(text), `valid: ${text}`);
+    for (const after of [',', '\n', '']) t.equal(flatContainerEnd(Buffer.from(`${text}${after}`), 0, length), length, `flat ${text} then ${JSON.stringify(after)}`);
+    t.equal(flatContainerEnd(Buffer.from(`${text}\n`), 0, length - 1), -1, `flat ${text} cut by the end`);
+  }
+  for (const text of undecided) t.equal(flatContainerEnd(Buffer.from(`${text}\n}`), 0, Buffer.byteLength(text)), -1, `undecided: ${text}`);
   t.equal(containerEnd(Buffer.from('{"a":[1'), 0, 7), -1, 'unclosed');
   t.equal(containerEnd(Buffer.from('{"a":"x'), 0, 7), -1, 'cut string');
   t.equal(containerEnd(Buffer.from(`["${'\\"'.repeat(40)}"]`), 0, 84), 84, 'escaped quotes past the short prefix');

@@ -8,14 +8,15 @@
  * line is read by walking its top-level members once, proving each value
  * valid JSON as it is skipped (./json-bytes.ts), and decoding only the
  * handful of values a rule reads: one pass over the bytes, no string and no
- * object for the rest. A line with a nested object or array is proven by the
- * whole-line validator (lib/validate.ts) instead. A line the walk cannot
+ * object for the rest. A nested object or array of scalars only is judged in
+ * the same pass; a line with deeper nesting is proven by the whole-line
+ * validator (lib/validate.ts) instead. A line the walk cannot
  * vouch for (invalid, a key spelled with escapes, anything unusual) is parsed,
  * so both roads give the same fields, and a bad line gets JSON.parse's message.
  */
 import { NEW, TypeSniffer } from '../type-sniff.js';
 import { isJsonEvent } from '../validate.js';
-import { BACKSLASH, containerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
+import { BACKSLASH, containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
 import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
 
 /** The fields of one event the rules read. */
@@ -263,8 +264,12 @@ export class FieldReader implements EventFields {
         at = stringEnd(buf, at, end);
       } else if (first === LBRACE || first === LBRACKET) {
         kind = first === LBRACE ? K_OBJECT : K_ARRAY;
-        at = containerEnd(buf, at, end);
-        proven = NESTED;
+        const flat = flatContainerEnd(buf, at, end);
+        if (flat >= 0) at = flat;
+        else {
+          at = containerEnd(buf, at, end);
+          proven = NESTED;
+        }
       } else if (first === 0x74 || first === 0x66 || first === 0x6e) {
         kind = first === 0x6e ? K_NULL : K_BOOLEAN;
         at = wordEnd(buf, at, end);
