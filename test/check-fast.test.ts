@@ -13,7 +13,7 @@ import type { ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
 import { createCheck } from '../lib/check/index.js';
 import { FieldReader, fieldsOfObject } from '../lib/check/fields.js';
-import { containerEnd, numberEnd, plainKeyEnd, stringEnd, wordEnd } from '../lib/check/json-bytes.js';
+import { containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, stringEnd, wordEnd } from '../lib/check/json-bytes.js';
 import { InvalidLineError, LineRecord, makeRecord, parseEventBytes, type Output } from '../lib/jsonl.js';
 import { chunked, ROOT } from './helpers.js';
 import { runIn } from './runner-harness.js';
@@ -57,6 +57,10 @@ const PRODUCER = [
   `{"delta":null,"thread_id":7,"turn_id":true,"type":"agent_message_delta"}`,
   `{"type":"future_event"}`,
   `{}`.replace('}', '"type":"x"}'),
+  // The type is read from the bytes too: escaped, non-ASCII, not last.
+  `{${ids},"type":"turn\\u005fstarted"}`,
+  `{"type":"tool_completed\\u0000","item_id":"${IT}",${ids}}`,
+  `{"type":"é_event",${ids}}`,
 ];
 
 /** Valid lines the walk leaves to JSON.parse or to the whole-line validator: same fields either way. */
@@ -64,6 +68,9 @@ const FALLBACK_VALID = [
   `{"thread\\u005fid":"${TH}","turn_id":"${TU}","type":"turn_started"}`,
   `{"typ\\u0065":"result","type":"result"}`,
   `{${ids},"todo":{"todos":[{"a":"}]"}]},"type":"todo_updated"}`,
+  `{${ids},"todo":{},"type":"todo_updated"}`,
+  `{"permissions":{"mode":"standard"},"type":"session_configured","x":[1,"]",{"y":2}]}`,
+  `{"permissions":{"a":[]},${ids},"todo":["x",1,null],"type":"todo_updated"}`,
   `{"permissions":{"mode":"standard"},"type":"session_configured","x":[1,[2,{"y":"]"}]]}`,
   ` { "thread_id" : "${TH}" , "turn_id" : "${TU}" , "type" : "turn_started" } \r`,
   `{"type":"turn_started",${ids}}`,
@@ -91,6 +98,10 @@ const INVALID = [
   `{"delta":nul,${ids},"type":"agent_message_delta"}`,
   `{"delta":[1,}],${ids},"type":"agent_message_delta"}`,
   `{"delta":{"a":01},${ids},"type":"agent_message_delta"}`,
+  `{${ids},"todo":{"a":1,},"type":"todo_updated"}`,
+  `{${ids},"todo":[1 2],"type":"todo_updated"}`,
+  `{${ids},"todo":["a\tb"],"type":"todo_updated"}`,
+  `{${ids},"todo":{"a":[}],"type":"todo_updated"}`,
   `{"delta" "x",${ids},"type":"agent_message_delta"}`,
   `{"del\tta":"x",${ids},"type":"agent_message_delta"}`,
   `{"delta":"x" ${ids},"type":"agent_message_delta"}`,
@@ -119,29 +130,47 @@ t.test('producer lines take the byte road; the fields equal the parsed ones', as
     const buf = Buffer.from(`xx${text}\nyy`);
     const event = JSON.parse(text) as Record<string, unknown>;
     const type = String(event.type);
-    t.ok(reader.read(type, buf, 2, 2 + Buffer.byteLength(text)), `byte road: ${text}`);
+    t.ok(reader.read(buf, 2, 2 + Buffer.byteLength(text)), `byte road: ${text}`);
     const parsed = fieldsOfObject(type, event);
-    for (const key of ['thread', 'turn', 'item', 'usage'] as const) t.same(reader[key], parsed[key], `${key} of ${text}`);
+    for (const key of ['type', 'thread', 'turn', 'item', 'usage'] as const) t.same(reader[key], parsed[key], `${key} of ${text}`);
     for (const name of ['thread_id', 'turn_id', 'delta', 'input_tokens', 'todo', 'nothing']) t.equal(reader.kindOf(name), parsed.kindOf(name), `kind of ${name}`);
   }
   t.same(reader.usage, undefined, 'usage only on usage_updated');
 });
 
+t.test('types are interned by their bytes, past the table of a thousand types too', async (t) => {
+  const reader = new FieldReader();
+  const line = (type: string) => Buffer.from(`{${ids},"type":"${type}"}`);
+  const seen: string[] = [];
+  for (let k = 0; k < 1100; k++) {
+    const type = `type_${k}`;
+    const buf = line(type);
+    seen.push(reader.read(buf, 0, buf.length) ? reader.type : 'not read');
+  }
+  t.same(seen, Array.from({ length: 1100 }, (_, k) => `type_${k}`), 'every type read from its bytes');
+  const again = line('type_7');
+  reader.read(again, 0, again.length);
+  t.equal(reader.type, seen[7], 'a type seen before is the same string');
+  const late = line('type_1099');
+  reader.read(late, 0, late.length);
+  t.equal(reader.type, 'type_1099', 'a type past the table is read anew');
+});
+
 t.test('a repeated id comes back as the same string; a changed one is read anew', async (t) => {
   const reader = new FieldReader();
   const line = (turn: string) => Buffer.from(`{"thread_id":"${TH}","turn_id":"${turn}","type":"turn_started"}`);
-  reader.read('turn_started', line('a1'), 0, line('a1').length);
+  reader.read(line('a1'), 0, line('a1').length);
   t.equal(reader.turn, 'a1');
-  reader.read('turn_started', line('a2'), 0, line('a2').length);
+  reader.read(line('a2'), 0, line('a2').length);
   t.equal(reader.turn, 'a2');
-  reader.read('turn_started', line('b2'), 0, line('b2').length);
+  reader.read(line('b2'), 0, line('b2').length);
   t.equal(reader.turn, 'b2');
-  reader.read('turn_started', line('é'), 0, line('é').length);
+  reader.read(line('é'), 0, line('é').length);
   t.equal(reader.turn, 'é');
   const long = 'L'.repeat(300);
-  reader.read('turn_started', line(long), 0, line(long).length);
+  reader.read(line(long), 0, line(long).length);
   t.equal(reader.turn, long);
-  reader.read('turn_started', line(long), 0, line(long).length);
+  reader.read(line(long), 0, line(long).length);
   t.equal(reader.turn, long);
 });
 
@@ -149,16 +178,16 @@ t.test('the walk leaves what it cannot prove to JSON.parse', async (t) => {
   const reader = new FieldReader();
   for (const text of INVALID) {
     const buf = Buffer.from(text);
-    t.notOk(reader.read('agent_message_delta', buf, 0, buf.length), `not proven: ${text}`);
+    t.notOk(reader.read(buf, 0, buf.length), `not proven: ${text}`);
   }
   const escaped = Buffer.from(FALLBACK_VALID[0] ?? '');
-  t.notOk(reader.read('turn_started', escaped, 0, escaped.length), 'an escaped key');
+  t.notOk(reader.read(escaped, 0, escaped.length), 'an escaped key');
   const typeless = Buffer.from('{"thread_id":"a"}');
-  t.notOk(reader.read('turn_started', typeless, 0, typeless.length), 'no string type member');
+  t.notOk(reader.read(typeless, 0, typeless.length), 'no string type member');
   const nested = Buffer.from(FALLBACK_VALID[2] ?? '');
-  t.ok(reader.read('todo_updated', nested, 0, nested.length), 'a nested container proven by the whole-line validator');
+  t.ok(reader.read(nested, 0, nested.length), 'a nested container proven by the whole-line validator');
   const empty = Buffer.from(' {} ');
-  t.notOk(reader.read('x', empty, 0, empty.length), 'an empty object has no type');
+  t.notOk(reader.read(empty, 0, empty.length), 'an empty object has no type');
 });
 
 t.test('both roads report the same problems, byte for byte', async (t) => {
@@ -166,6 +195,43 @@ t.test('both roads report the same problems, byte for byte', async (t) => {
     t.equal(problems(lines, 'bytes'), problems(lines, 'object'));
   }
   t.match(problems(FALLBACK_VALID, 'bytes'), /wrong-type/, 'the table does find problems');
+});
+
+/** Items that start before their turn, twice, after their end, after the turn's end: found without a key when they follow each other. */
+const ITEM_ORDER = [
+  '{"cwd":"/w","model":"m","provider":"p","thread_id":"th","type":"thread_started"}',
+  '{"arguments":"","item_id":"a","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"thread_id":"th","turn_id":"t9","type":"turn_started"}',
+  '{"arguments":"","item_id":"b","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"arguments":"","item_id":"a","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"delta":"d","item_id":"b","thread_id":"th","turn_id":"t9","type":"tool_output_delta"}',
+  '{"error":"","item_id":"a","name":"x","status":"completed","thread_id":"th","turn_id":"t9","type":"tool_completed"}',
+  '{"delta":"d","item_id":"a","thread_id":"th","turn_id":"t9","type":"tool_output_delta"}',
+  '{"awaiting_auto_continuation":false,"input_tokens":1,"output_tokens":2,"thread_id":"th","trace_path":"","turn_id":"t9","type":"turn_completed"}',
+  '{"error":"","item_id":"b","name":"x","status":"completed","thread_id":"th","turn_id":"t9","type":"tool_completed"}',
+  '{"arguments":"","item_id":"c","name":"x","thread_id":"th","turn_id":"t9","type":"tool_started"}',
+  '{"error":"","final_message":"","run_id":"r","status":"completed","thread_id":"th","trace_path":"","turn_id":"t9","type":"result"}',
+];
+
+t.test('tool items: each rule once, whichever turn they joined as they started', async (t) => {
+  const expected = [
+    'f:2: unknown-turn: tool_started for turn t9 of thread th, which never started',
+    'f:5: tool-started-twice: tool item a already started at line 2',
+    'f:8: tool-after-end: tool_output_delta for tool item a, which ended at line 7',
+    'f:9: tool-not-ended: tool item b (started at line 4) never ended before its turn t9 completed',
+    'f:10: ended-turn: tool_completed for turn t9, which ended at line 9 (turn_completed)',
+    'f:10: tool-after-end: tool_completed for tool item b, which ended at line 9',
+    'f:11: ended-turn: tool_started for turn t9, which ended at line 9 (turn_completed)',
+  ];
+  for (const road of ['bytes', 'object'] as const) {
+    const core = createCheck();
+    const out: Output[] = [];
+    ITEM_ORDER.forEach((text, i) => {
+      const rec = new LineRecord(Buffer.from(text), 'f', i + 1);
+      core.push(road === 'bytes' ? rec : makeRecord(rec.event, rec), (o) => out.push(o));
+    });
+    t.equal(out.join(''), expected.map((l) => `${l}\n`).join(''), road);
+  }
 });
 
 t.test('a line that is not an event throws what parsing it throws', async (t) => {
@@ -208,6 +274,16 @@ t.test('json-bytes: each token judged as JSON.parse judges it', async (t) => {
   t.equal(plainKeyEnd(Buffer.from('"ty\\u0070e":'), 0, 12), -1, 'escaped key');
   t.equal(plainKeyEnd(Buffer.from('"type'), 0, 5), -1, 'cut key');
   t.equal(containerEnd(Buffer.from('{"a":["}",{"b":"\\"]"}]},'), 0, 24), 23);
+  // Containers of scalars are judged in the walk; any container inside one is left undecided (-1).
+  const flat = ['{}', '[]', '{ }', '[ ]', '{"a":1}', '{"mode":"standard"}', '[1,2,"x",true,null,false,-1.5e3]', '{"a" : 1 , "b" : "\\u00e9" }', '{"a\\"":1,"a\\"":2}', '["é"]'];
+  const undecided = ['{"a":{}}', '[[]]', '{"a":[1]}', '[1,]', '{"a":1,}', '{"a"}', '{"a":}', '{,}', '[,1]', '[01]', '{"a":1 "b":2}', '[tru]', '[1', '{"a":1', '{"a":"x', '{1:2}', '{"a":1]', '[1}', '["a\tb"]'];
+  for (const text of flat) {
+    const length = Buffer.byteLength(text);
+    t.ok(judge(text), `valid: ${text}`);
+    for (const after of [',', '\n', '']) t.equal(flatContainerEnd(Buffer.from(`${text}${after}`), 0, length), length, `flat ${text} then ${JSON.stringify(after)}`);
+    t.equal(flatContainerEnd(Buffer.from(`${text}\n`), 0, length - 1), -1, `flat ${text} cut by the end`);
+  }
+  for (const text of undecided) t.equal(flatContainerEnd(Buffer.from(`${text}\n}`), 0, Buffer.byteLength(text)), -1, `undecided: ${text}`);
   t.equal(containerEnd(Buffer.from('{"a":[1'), 0, 7), -1, 'unclosed');
   t.equal(containerEnd(Buffer.from('{"a":"x'), 0, 7), -1, 'cut string');
   t.equal(containerEnd(Buffer.from(`["${'\\"'.repeat(40)}"]`), 0, 84), 84, 'escaped quotes past the short prefix');

@@ -10,14 +10,15 @@
  * (a cut last line, no result, two racing results) it is a warning.
  *
  * The checker reads no line's content it does not need: lines reach `push`
- * unparsed (`needsParse` false), and ./fields.ts proves each one valid JSON
- * while it reads the few fields the rules look at from the bytes. A line the
+ * unparsed and untyped (`needsParse` is parseNothing), and ./fields.ts proves
+ * each one valid JSON while it reads the few fields the rules look at, its
+ * type included, from the bytes. A line the
  * walk cannot vouch for is parsed (`rec.event`); a bad one then throws the
  * runner's InvalidLineError, and comes back through `badLine`.
  */
 import type { Transform } from 'node:stream';
 import { coreStream, type BadLine, type Core, type Emit } from '../core.js';
-import { LineRecord, type EventRecord } from '../jsonl.js';
+import { LineRecord, parseNothing, type EventRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
 import { FieldReader, fieldsOfObject, type EventFields } from './fields.js';
 import { StreamRules, type At } from './stream-rules.js';
@@ -70,9 +71,8 @@ class Reporter {
 
 /** The fields of a record: from its bytes when it has them, else from the parsed event. */
 function fieldsOf(rec: EventRecord, reader: FieldReader): EventFields {
-  const type = rec.type;
-  if (rec instanceof LineRecord && reader.read(type, rec.source, rec.start, rec.end)) return reader;
-  return fieldsOfObject(type, rec.event);
+  if (rec instanceof LineRecord && reader.read(rec.source, rec.start, rec.end)) return reader;
+  return fieldsOfObject(rec.type, rec.event);
 }
 
 /**
@@ -113,8 +113,10 @@ export function createCheck(options: CheckOptions = {}): Core & { badLine(bad: B
   };
 
   return {
-    // Lines are proven valid and read from their bytes in one pass (fields.ts); parsed only when that fails.
-    needsParse: () => false,
+    // Lines are proven valid and read from their bytes, type included, in one
+    // pass (fields.ts); parsed only when that fails. parseNothing: the runner
+    // does not read the type first (a second scan of every line for nothing).
+    needsParse: parseNothing,
     push(rec, emit) {
       lineEmit = emit;
       lineFile = rec.file;

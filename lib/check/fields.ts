@@ -8,13 +8,15 @@
  * line is read by walking its top-level members once, proving each value
  * valid JSON as it is skipped (./json-bytes.ts), and decoding only the
  * handful of values a rule reads: one pass over the bytes, no string and no
- * object for the rest. A line with a nested object or array is proven by the
- * whole-line validator (lib/validate.ts) instead. A line the walk cannot
+ * object for the rest. A nested object or array of scalars only is judged in
+ * the same pass; a line with deeper nesting is proven by the whole-line
+ * validator (lib/validate.ts) instead. A line the walk cannot
  * vouch for (invalid, a key spelled with escapes, anything unusual) is parsed,
  * so both roads give the same fields, and a bad line gets JSON.parse's message.
  */
+import { NEW, TypeSniffer } from '../type-sniff.js';
 import { isJsonEvent } from '../validate.js';
-import { BACKSLASH, containerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
+import { BACKSLASH, containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
 import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
 
 /** The fields of one event the rules read. */
@@ -176,20 +178,22 @@ export class FieldReader implements EventFields {
   private readonly from = new Int32Array(NAMES.length);
   private readonly to = new Int32Array(NAMES.length);
   private generation = 0;
+  private readonly types = new TypeSniffer();
   /** Each slot's last plain ASCII string value (see {@link FieldReader.string}). */
   private readonly lastString: Array<string | undefined> = [];
 
   /**
-   * Reads the line `buf[start..end)` of type `type` (its `type` as the runner
-   * read it); false when the line is not proven a valid event this way (then
-   * parse it: JSON.parse has the last word, and the message for a bad line).
+   * Reads the line `buf[start..end)`, its type included; false when the line
+   * is not proven a valid event this way (then parse it: JSON.parse has the
+   * last word, and the message for a bad line).
    */
-  read(type: string, buf: Buffer, start: number, end: number): boolean {
+  read(buf: Buffer, start: number, end: number): boolean {
     this.generation++;
     this.buf = buf;
-    this.type = type;
     const walked = this.walk(buf, start, end);
     if (walked === UNSURE || (walked === NESTED && !isJsonEvent(buf, start, end)) || !this.has(TYPE, K_STRING)) return false;
+    const type = this.typeString();
+    this.type = type;
     this.thread = this.string(THREAD);
     this.turn = this.string(TURN);
     this.item = this.string(ITEM);
@@ -200,6 +204,17 @@ export class FieldReader implements EventFields {
     this.status = ends ? this.string(STATUS) : undefined;
     this.usage = type === 'usage_updated' ? this.counters() : undefined;
     return true;
+  }
+
+  /**
+   * The type, interned by its bytes: types alternate line by line, so the
+   * one-value memory of {@link FieldReader.string} would make a new string
+   * for most lines (and hash it anew in the rules' maps).
+   */
+  private typeString(): string {
+    const id = this.types.idAt(this.buf, this.from[TYPE] ?? 0, (this.to[TYPE] ?? 0) - 1);
+    if (id >= 0) return this.types.typeOf(id);
+    return id === NEW ? this.types.fresh : (this.string(TYPE) ?? '');
   }
 
   /**
@@ -249,8 +264,12 @@ export class FieldReader implements EventFields {
         at = stringEnd(buf, at, end);
       } else if (first === LBRACE || first === LBRACKET) {
         kind = first === LBRACE ? K_OBJECT : K_ARRAY;
-        at = containerEnd(buf, at, end);
-        proven = NESTED;
+        const flat = flatContainerEnd(buf, at, end);
+        if (flat >= 0) at = flat;
+        else {
+          at = containerEnd(buf, at, end);
+          proven = NESTED;
+        }
       } else if (first === 0x74 || first === 0x66 || first === 0x6e) {
         kind = first === 0x6e ? K_NULL : K_BOOLEAN;
         at = wordEnd(buf, at, end);

@@ -119,5 +119,52 @@ export function wordEnd(buf: Uint8Array, at: number, end: number): number {
   return -1;
 }
 
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const RBRACKET = 0x5d;
+
+/** Past the string, number or word at `at`; -1 when none is there (a container included). */
+function scalarEnd(buf: Uint8Array, at: number, end: number): number {
+  const first = buf[at];
+  if (first === QUOTE) return stringEnd(buf, at, end);
+  if (first === 0x74 || first === 0x66 || first === 0x6e) return wordEnd(buf, at, end);
+  return numberEnd(buf, at, end);
+}
+
+/**
+ * Past the object or array opened at `open` when it is valid JSON holding
+ * only strings, numbers and words (`{}`, `{"mode":"standard"}`, `["a",1]`),
+ * each judged as it is skipped; -1 when it is not proven so (invalid, or a
+ * container inside it: the caller then skips it unjudged and asks the
+ * whole-line validator). Spares the second pass over the line for the
+ * shallow objects events carry.
+ */
+export function flatContainerEnd(buf: Uint8Array, open: number, end: number): number {
+  const isObject = buf[open] === LBRACE;
+  const close = isObject ? RBRACE : RBRACKET;
+  let at = skipSpace(buf, open + 1);
+  if (at < end && buf[at] === close) return at + 1;
+  for (;;) {
+    if (isObject) {
+      if (at >= end || buf[at] !== QUOTE) return -1;
+      at = stringEnd(buf, at, end);
+      if (at < 0) return -1;
+      at = skipSpace(buf, at);
+      if (at >= end || buf[at] !== COLON) return -1;
+      at = skipSpace(buf, at + 1);
+    }
+    if (at >= end) return -1;
+    at = scalarEnd(buf, at, end);
+    if (at < 0) return -1;
+    at = skipSpace(buf, at);
+    if (at >= end) return -1;
+    if (buf[at] === close) return at + 1;
+    if (buf[at] !== COMMA) return -1;
+    at = skipSpace(buf, at + 1);
+  }
+}
+
 /** Past the object or array opened at `open` (one implementation for every byte reader). */
 export { containerEnd } from '../scan.js';

@@ -33,7 +33,8 @@ interface ItemState {
   id: string;
   thread: string;
   turn: string;
-  turnKey: string;
+  /** Its turn, when the turn was known as it started (the only turn whose open items it joined). */
+  turnState: TurnState | undefined;
   line: number;
   ended?: number;
 }
@@ -133,14 +134,14 @@ export class StreamRules {
       return;
     }
     if (!role.turnScoped || turnId === undefined || thread === undefined) return;
-    this.turnEvent(fields, role, thread, turnId, line, at);
+    const turn = this.turnEvent(fields, role, thread, turnId, line, at);
     if (itemId === undefined) return;
     if (role.commandTwin !== undefined) {
       // Right after a bad line, what came before is unknown: the twin cannot be judged.
       if (previousType !== undefined && (previousType !== role.commandTwin || previousItem !== itemId)) {
         at('command-without-tool', `${type} for item ${itemId} does not come right after its ${role.commandTwin}`);
       }
-    } else if (role.toolItem) this.itemEvent(type, thread, turnId, itemId, line, at);
+    } else if (role.toolItem) this.itemEvent(type, thread, turnId, itemId, turn, line, at);
   }
 
   /** End-of-stream: a timeout race's lone turn_interrupted; whether the result is missing. */
@@ -223,17 +224,18 @@ export class StreamRules {
     return undefined;
   }
 
-  private turnEvent(fields: EventFields, role: TypeRole, thread: string, turnId: string, line: number, at: At): void {
+  /** The turn rules of a turn-scoped event; returns its turn as the turns map holds it (undefined: none). */
+  private turnEvent(fields: EventFields, role: TypeRole, thread: string, turnId: string, line: number, at: At): TurnState | undefined {
     const type = fields.type;
     if (role.rootOnly && this.threads.known && this.threads.role(thread) === 'child') {
       at('id-mismatch', `${type} on thread ${thread}, which is not the root thread (agent messages are written for the root thread only)`);
     }
     const turn = this.turnFor(type, thread, turnId, line, at);
-    if (turn === undefined) return;
+    if (turn === undefined) return undefined;
     if (turn.ended !== undefined) {
       // exec's own turn_interrupted names the last root turn even when it already ended.
       if (type !== 'turn_interrupted') at('ended-turn', `${type} for turn ${turnId}, which ended at line ${turn.ended.line} (${turn.ended.type})`);
-      return;
+      return turn;
     }
     if (type === 'usage_updated' && fields.usage !== undefined) this.usage(turn, fields.usage, at);
     if (role.endsTurn) {
@@ -246,6 +248,7 @@ export class StreamRules {
       }
       turn.open.clear();
     }
+    return turn;
   }
 
   private usage(turn: TurnState, now: number[], at: At): void {
@@ -260,30 +263,30 @@ export class StreamRules {
     turn.usage = now;
   }
 
-  /** The item of these ids, if it started (items are never removed from the map). */
-  private findItem(thread: string, turnId: string, itemId: string): ItemState | undefined {
+  /**
+   * Tool item rules (tool_started, tool_output_delta, tool_completed,
+   * tool_removed, file_changed). `turn` is the event's turn as the turns map
+   * holds it after the turn rules (turnEvent), so no key is built to find it.
+   */
+  private itemEvent(type: string, thread: string, turnId: string, itemId: string, turn: TurnState | undefined, line: number, at: At): void {
+    // Most events belong to the item of the event before: no key to build.
     const last = this.lastItem;
-    if (last !== undefined && last.id === itemId && last.turn === turnId && last.thread === thread) return last;
-    const item = this.items.get(itemKey(thread, turnId, itemId));
-    if (item !== undefined) this.lastItem = item;
-    return item;
-  }
-
-  /** Tool item rules (tool_started, tool_output_delta, tool_completed, tool_removed, file_changed). */
-  private itemEvent(type: string, thread: string, turnId: string, itemId: string, line: number, at: At): void {
-    const item = this.findItem(thread, turnId, itemId);
+    const hit = last !== undefined && last.id === itemId && last.turn === turnId && last.thread === thread;
+    const key = hit ? '' : itemKey(thread, turnId, itemId);
+    const item = hit ? last : this.items.get(key);
     if (type === 'tool_started') {
       if (item !== undefined) {
+        this.lastItem = item;
         at('tool-started-twice', `tool item ${itemId} already started at line ${item.line}`);
         return;
       }
-      const tk = turnKey(thread, turnId);
-      const started: ItemState = { id: itemId, thread, turn: turnId, turnKey: tk, line };
-      this.items.set(itemKey(thread, turnId, itemId), started);
+      const started: ItemState = { id: itemId, thread, turn: turnId, turnState: turn, line };
+      this.items.set(key, started);
       this.lastItem = started;
-      this.turns.get(tk)?.open.add(started);
+      turn?.open.add(started);
       return;
     }
+    if (item !== undefined) this.lastItem = item;
     const ends = TOOL_END.has(type);
     if (item === undefined) {
       // item/removed is written for any removed item, a transient reconnect row included.
@@ -294,7 +297,7 @@ export class StreamRules {
     if (item.ended !== undefined) at('tool-after-end', `${type} for tool item ${itemId}, which ended at line ${item.ended}`);
     else if (ends) {
       item.ended = line;
-      this.turns.get(item.turnKey)?.open.delete(item);
+      item.turnState?.open.delete(item);
     }
   }
 }
