@@ -35,6 +35,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** How long follow mode keeps reading after a `result` event (ms). */
   followGraceMs?: number;
+  /**
+   * Whether `stdout` is done with a written buffer once it has no write
+   * pending (it copies, or hands the bytes to the OS), so read buffers may
+   * be used again: true for process.stdout, false by default for any other
+   * stream (one that keeps the chunks it is given would see them change).
+   */
+  stdoutCopies?: boolean;
 }
 
 export { FOLLOW_GRACE_MS };
@@ -59,6 +66,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
   };
   const sink = new OutputSink(stdout);
   sink.closedAtStart = stdout === process.stdout && stdoutWasClosed();
+  sink.copies = options.stdoutCopies ?? stdout === process.stdout;
 
   const state: RunState = { bad: new BadLineLog(warn), unreadable: 0, stopped: false, signal: undefined };
   const setup = await setUp(spec, options, sink, warn, () => state.signal !== undefined);

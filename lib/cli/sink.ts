@@ -59,6 +59,14 @@ export class OutputSink {
    */
   closedAtStart = false;
 
+  /** Whether the stream is done with a buffer once no write is pending (see RunOptions.stdoutCopies). */
+  copies = false;
+
+  /** Whether every buffer written so far is done with: written out (or dropped), none pending. */
+  get idle(): boolean {
+    return this.copies && (this.closed || this.stream.writableLength === 0);
+  }
+
   /** Writes, and waits while the stream's buffer is full. */
   async write(data: string | Buffer): Promise<void> {
     if (this.closed || data.length === 0) return;
