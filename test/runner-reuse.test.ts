@@ -14,6 +14,7 @@ import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { ReadBuffers } from '../lib/cli/inputs.js';
+import { dropWritten, OutputSink } from '../lib/cli/sink.js';
 import { LineSplitter, lineBytes, type OversizeStream } from '../lib/jsonl.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { runIn } from './runner-harness.js';
@@ -217,4 +218,56 @@ t.test('wuu-filter reading stdin redirected from a file writes every byte as it 
   const all = await runShell(`wuu-filter < '${file}' | cmp - '${file}' && wuu-filter 'tool_*' < '${file}' | wc -c`);
   t.equal(all.code, 0, all.stderr);
   t.equal(all.stdout.trim(), String(started.length + output.length + 2));
+});
+
+t.test('OutputSink.syncFd: pieces go out with writev, in order, however many', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-writev-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'out');
+  const fd = fs.openSync(file, 'w');
+  const sink = new OutputSink(copyingStdout(false));
+  sink.syncFd = fd;
+  // More pieces than one writev takes, of every size from empty to 70 KB.
+  const parts = Array.from({ length: 2500 }, (_, k) => Buffer.alloc((k * 37) % (k % 100 === 0 ? 70_000 : 300), 97 + (k % 26)));
+  await sink.writeParts(parts);
+  await sink.writeParts(parts.slice(0, 3));
+  fs.closeSync(fd);
+  t.ok(fs.readFileSync(file).equals(Buffer.concat([...parts, ...parts.slice(0, 3)])), 'the file holds every piece in order');
+  t.equal(sink.failure, undefined);
+});
+
+t.test('OutputSink.syncFd: a write error is kept, later writes dropped', { skip: !fs.existsSync('/dev/full') }, async (t) => {
+  const fd = fs.openSync('/dev/full', 'w');
+  t.teardown(() => fs.closeSync(fd));
+  const sink = new OutputSink(copyingStdout(false));
+  sink.syncFd = fd;
+  await sink.writeParts([Buffer.from('x')]);
+  t.equal(sink.failure?.code, 'ENOSPC');
+  t.ok(sink.closed);
+  await sink.writeParts([Buffer.from('y')]);
+  t.equal(sink.failure?.code, 'ENOSPC');
+});
+
+t.test('dropWritten: a short writev leaves the unwritten rest', async (t) => {
+  const group = [Buffer.from('abc'), Buffer.from('de'), Buffer.from('fgh')];
+  dropWritten(group, 4);
+  t.same(group.map(String), ['e', 'fgh']);
+  dropWritten(group, 1);
+  t.same(group.map(String), ['fgh']);
+  dropWritten(group, 5);
+  t.same(group, []);
+});
+
+t.test('wuu-filter writing to a file or /dev/null writes what it writes to a pipe', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-writev-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const input = path.join(dir, 'run.jsonl');
+  const lines = Array.from({ length: 3000 }, (_, k) => (k % 3 === 0 ? `{"type":"tool_started","k":${k}}` : `{"type":"agent_message_delta","delta":"${'d'.repeat(k % 500)}"}`));
+  lines.push(longLine('tool_output_delta', 1.5 * MiB), '{"type":"result"}');
+  fs.writeFileSync(input, `${lines.join('\n')}\n`);
+  const r = await runShell(
+    `cd '${dir}' && wuu-filter 'tool_*' run.jsonl > file.out && wuu-filter 'tool_*' < run.jsonl | cat > pipe.out && cmp file.out pipe.out && wuu-filter run.jsonl > all.out && cmp all.out run.jsonl && wuu-filter run.jsonl > /dev/null && wc -l < file.out`,
+  );
+  t.equal(r.code, 0, r.stderr);
+  t.equal(r.stdout.trim(), String(lines.filter((line) => line.includes('"tool_')).length));
 });
