@@ -68,6 +68,9 @@ export function lineBytes(line: Line): Buffer {
 
 const EMPTY = Buffer.alloc(0);
 
+/** Most bytes a join buffer is given at once (see LineSplitter.join). */
+const JOIN_RESERVE = 64 * 1024 * 1024;
+
 /**
  * Splits a byte stream into lines, across arbitrary chunk boundaries, while
  * holding at most `maxLineBytes` of one unfinished line.
@@ -176,14 +179,13 @@ export class LineSplitter {
     if (this.pendingBytes > this.maxLineBytes) {
       // Keep counting, stop holding: memory stays bounded whatever the line size.
       this.dropping = true;
-      const held = this.heldParts(before);
-      this.pending = [];
       if (this.streamOversize) {
         this.streaming = true;
         this.streamOversize.start(this.lineNo + 1);
-        for (const part of held) this.streamOversize.piece(part);
+        for (const part of this.heldParts(before)) this.streamOversize.piece(part);
         this.streamOversize.piece(Buffer.from(piece));
       }
+      this.pending = [];
       return;
     }
     if (this.reuse !== undefined) this.join(piece, before);
@@ -209,9 +211,10 @@ export class LineSplitter {
     if (at === 0 && joined.length > 0 && this.reuse?.() !== true) joined = EMPTY;
     const needed = at + piece.length;
     if (needed > joined.length) {
-      // Doubling, from 64 KiB, never past the cap: a stream of short lines cut
-      // at chunk ends keeps a small buffer, a long line costs a few growths once.
-      const grown = Buffer.allocUnsafeSlow(Math.max(needed, Math.min(Math.max(joined.length * 2, 64 * 1024), this.maxLineBytes)));
+      // Room for a line up to the cap at once (up to 64 MiB; doubling past
+      // that): the memory is not touched until written (pages come as a line
+      // needs them), and a long line is never copied to grow its buffer.
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, Math.min(this.maxLineBytes, JOIN_RESERVE), joined.length * 2));
       joined.copy(grown, 0, 0, at);
       joined = grown;
     }
