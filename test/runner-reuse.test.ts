@@ -14,7 +14,7 @@ import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { ReadBuffers } from '../lib/cli/inputs.js';
-import { dropWritten, OutputSink } from '../lib/cli/sink.js';
+import { dropWritten, gather, OutputSink } from '../lib/cli/sink.js';
 import { LineSplitter, lineBytes, type OversizeStream } from '../lib/jsonl.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { runIn } from './runner-harness.js';
@@ -270,4 +270,11 @@ t.test('wuu-filter writing to a file or /dev/null writes what it writes to a pip
   );
   t.equal(r.code, 0, r.stderr);
   t.equal(r.stdout.trim(), String(lines.filter((line) => line.includes('"tool_')).length));
+});
+
+t.test('gather: runs of short pieces are joined, long ones kept as the views they are', async (t) => {
+  const long = Buffer.alloc(2000, 0x61);
+  const got = gather([Buffer.from('a'), Buffer.from('bc'), Buffer.alloc(0), long, Buffer.from('d'), long, long, Buffer.from('ef')]);
+  t.same(got.map((b) => (b === long ? 'LONG' : b.toString())), ['abc', 'LONG', 'd', 'LONG', 'LONG', 'ef']);
+  t.same(gather([]), []);
 });

@@ -30,6 +30,37 @@ const JOIN_BELOW = 16 * 1024;
 /** The most pieces one writev takes (IOV_MAX on Linux). */
 const IOV_MAX = 1024;
 
+/**
+ * Pieces shorter than this are joined with their short neighbours before a
+ * writev: handing the kernel a buffer costs more than copying a short one
+ * (wuu-check's one message per line), not more than copying a long one.
+ */
+const WRITEV_JOIN_BELOW = 1024;
+
+/** `parts` with each run of pieces shorter than {@link WRITEV_JOIN_BELOW} joined into one, empty ones left out. */
+export function gather(parts: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let run: Buffer[] = [];
+  let runBytes = 0;
+  const close = () => {
+    const only = run.length === 1 ? run[0] : undefined;
+    if (run.length > 0) out.push(only ?? Buffer.concat(run, runBytes));
+    run = [];
+    runBytes = 0;
+  };
+  for (const part of parts) {
+    if (part.length >= WRITEV_JOIN_BELOW) {
+      close();
+      out.push(part);
+    } else if (part.length > 0) {
+      run.push(part);
+      runBytes += part.length;
+    }
+  }
+  close();
+  return out;
+}
+
 /** Removes the first `bytes` bytes from `group` (what a short writev wrote). */
 export function dropWritten(group: Buffer[], bytes: number): void {
   let left = bytes;
@@ -162,7 +193,8 @@ export class OutputSink {
   }
 
   /** Writes all of `parts` with writev (at most IOV_MAX pieces a call), going on after a short write. */
-  private writeFd(fd: number, parts: readonly Buffer[]): void {
+  private writeFd(fd: number, pieces: readonly Buffer[]): void {
+    const parts = gather(pieces);
     try {
       for (let first = 0; first < parts.length; ) {
         const group = parts.slice(first, first + IOV_MAX);
