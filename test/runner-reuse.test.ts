@@ -278,3 +278,21 @@ t.test('gather: runs of short pieces are joined, long ones kept as the views the
   t.same(got.map((b) => (b === long ? 'LONG' : b.toString())), ['abc', 'LONG', 'd', 'LONG', 'LONG', 'ef']);
   t.same(gather([]), []);
 });
+
+t.test('reused buffers: missing files, a one-byte file, a directory and stdin read as with fresh ones', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-reuse-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'one.jsonl'), '{');
+  fs.mkdirSync(path.join(dir, 'sub'));
+  fs.writeFileSync(path.join(dir, 'sub', 'a.jsonl'), '{"type":"tool_started"}\n{"type":"x"}\n');
+  const stdin = '{"type":"tool_completed"}\n';
+  for (const args of [[path.join(dir, 'missing.jsonl')], [path.join(dir, 'one.jsonl')], [path.join(dir, 'sub')], ['-'], [path.join(dir, 'sub'), '-', path.join(dir, 'one.jsonl')]]) {
+    const fresh = await runIn(filter, ['tool_*', ...args], stdin);
+    const stdout = copyingStdout(true);
+    const reused = await runIn(filter, ['tool_*', ...args], stdin, { stdout, stdoutCopies: true });
+    const name = args.map((a) => path.basename(a)).join(' ');
+    t.equal(stdout.text(), fresh.stdout, `${name}: same output`);
+    t.equal(reused.stderr, fresh.stderr, `${name}: same messages`);
+    t.equal(reused.code, fresh.code, `${name}: same status`);
+  }
+});
