@@ -14,7 +14,7 @@ import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { ReadBuffers } from '../lib/cli/inputs.js';
-import { dropWritten, gather, OutputSink } from '../lib/cli/sink.js';
+import { dropWritten, gather, OutputSink, syncStdoutFd } from '../lib/cli/sink.js';
 import { LineSplitter, lineBytes, type OversizeStream } from '../lib/jsonl.js';
 import { spec as filter } from '../bin/wuu-filter.js';
 import { runIn } from './runner-harness.js';
@@ -295,4 +295,23 @@ t.test('reused buffers: missing files, a one-byte file, a directory and stdin re
     t.equal(reused.stderr, fresh.stderr, `${name}: same messages`);
     t.equal(reused.code, fresh.code, `${name}: same status`);
   }
+});
+
+t.test('syncStdoutFd: files and devices other than terminals are written synchronously; pipes and bad descriptors are not', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-writev-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = fs.openSync(path.join(dir, 'out'), 'w');
+  const devNull = fs.openSync('/dev/null', 'w');
+  t.teardown(() => [file, devNull].forEach((fd) => fs.closeSync(fd)));
+  t.equal(syncStdoutFd(false, file), file);
+  t.equal(syncStdoutFd(false, devNull), devNull);
+  t.equal(syncStdoutFd(true, devNull), undefined, 'a terminal is a device Node writes its own way');
+  const fifo = path.join(dir, 'fifo');
+  const made = await runShell(`mkfifo '${fifo}'`);
+  t.equal(made.code, 0, made.stderr);
+  // Read-write: a FIFO opens at once without a peer (Linux).
+  const pipe = fs.openSync(fifo, fs.constants.O_RDWR);
+  t.equal(syncStdoutFd(false, pipe), undefined, 'a pipe is written through its stream');
+  fs.closeSync(pipe);
+  t.equal(syncStdoutFd(false, 1_000_000), undefined, 'a descriptor that is not open');
 });

@@ -77,15 +77,15 @@ export function dropWritten(group: Buffer[], bytes: number): void {
 }
 
 /**
- * The descriptor of process.stdout when Node writes it synchronously: a
+ * The descriptor of process.stdout (`fd`) when Node writes it synchronously: a
  * regular file or a device that is not a terminal (libuv's "file" handle,
  * /dev/null among them). Undefined for pipes, sockets and terminals, and
  * for a descriptor that cannot be examined.
  */
-export function syncStdoutFd(isTTY: boolean): number | undefined {
+export function syncStdoutFd(isTTY: boolean, fd = 1): number | undefined {
   try {
-    const stat = fs.fstatSync(1);
-    return stat.isFile() || (stat.isCharacterDevice() && !isTTY) ? 1 : undefined;
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() || (stat.isCharacterDevice() && !isTTY) ? fd : undefined;
   } catch {
     return undefined;
   }
