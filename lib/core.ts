@@ -73,6 +73,15 @@ export interface Core {
    * --follow, which read every line the general way. Default: none.
    */
   copies?: true | ((type: string) => boolean);
+  /**
+   * True for a core that keeps nothing of a record past `push` (neither the
+   * record nor a view of its bytes; whatever it emits is written before the
+   * next read) and has no `oversize`, `badLine`, `seeBadLine` or `invalid`
+   * hook: the runner may then read regular files into one buffer used again
+   * for every read, and join lines held across reads in another, instead of
+   * a fresh buffer each time (peak memory on long lines). Default: false.
+   */
+  keepsNoBytes?: boolean;
   /** A bad line, under the pass-invalid policy. Default: copied through as is. */
   invalid?(raw: Buffer, emit: Emit, where?: { file: string; line: number }): void;
   /**

@@ -68,6 +68,9 @@ export function lineBytes(line: Line): Buffer {
 
 const EMPTY = Buffer.alloc(0);
 
+/** Most bytes a join buffer is given at once (see LineSplitter.join). */
+const JOIN_RESERVE = 64 * 1024 * 1024;
+
 /**
  * Splits a byte stream into lines, across arbitrary chunk boundaries, while
  * holding at most `maxLineBytes` of one unfinished line.
@@ -108,6 +111,24 @@ export class LineSplitter {
    * line held across chunks is then kept as views, not copies.
    */
   chunksAreFresh = false;
+  /**
+   * Set by a caller that reads every chunk into a buffer it uses again once
+   * the chunk's lines are dealt with (the runner, for a core that keeps no
+   * bytes): a line held across chunks is then copied into one join buffer,
+   * kept for the next such line, which `reuse()` says whether nothing holds
+   * it any more (else a new one is taken). No piece list and no join copy:
+   * a long line costs one copy into memory that stays resident.
+   */
+  reuse: (() => boolean) | undefined;
+  private joined: Buffer = EMPTY;
+  /**
+   * The other join buffer. Only a chunk's first line can be one held across
+   * chunks, so each push hands out at most one joined line, which the caller
+   * writes after the push: a held line that starts in the same push goes to
+   * the other buffer, handed out in an earlier push (or never).
+   */
+  private spare: Buffer = EMPTY;
+  private handedOut = false;
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -118,6 +139,7 @@ export class LineSplitter {
    */
   push(chunk: Buffer, onLine: (line: Line) => void): number {
     let from = 0;
+    this.handedOut = false;
     if (this.atStart && chunk.length > 0) {
       // A UTF-8 byte order mark before the first line is not part of the JSON.
       this.atStart = false;
@@ -128,7 +150,7 @@ export class LineSplitter {
     }
     const whole = this.fastLines === undefined ? 0 : chunk.lastIndexOf(NEWLINE) + 1;
     for (;;) {
-      if (from < whole && this.pending.length === 0 && !this.dropping && this.fastLines !== undefined) {
+      if (from < whole && this.pendingBytes === 0 && !this.dropping && this.fastLines !== undefined) {
         from = this.fastLines.take(chunk, from, whole);
         this.lineNo += this.fastLines.lines;
       }
@@ -148,6 +170,7 @@ export class LineSplitter {
   }
 
   private hold(piece: Buffer): void {
+    const before = this.pendingBytes;
     this.pendingBytes += piece.length;
     if (this.dropping) {
       if (this.streaming) this.streamOversize?.piece(Buffer.from(piece));
@@ -156,19 +179,47 @@ export class LineSplitter {
     if (this.pendingBytes > this.maxLineBytes) {
       // Keep counting, stop holding: memory stays bounded whatever the line size.
       this.dropping = true;
-      const held = this.pending;
-      this.pending = [];
       if (this.streamOversize) {
         this.streaming = true;
         this.streamOversize.start(this.lineNo + 1);
-        for (const part of held) this.streamOversize.piece(part);
+        for (const part of this.heldParts(before)) this.streamOversize.piece(part);
         this.streamOversize.piece(Buffer.from(piece));
       }
+      this.pending = [];
       return;
     }
+    if (this.reuse !== undefined) this.join(piece, before);
     // Copy unless the caller vouches its chunks are never reused: a piece is
     // copied once more when the line is joined, and each copy is garbage.
-    this.pending.push(this.chunksAreFresh ? piece : Buffer.from(piece));
+    else this.pending.push(this.chunksAreFresh ? piece : Buffer.from(piece));
+  }
+
+  /** The `bytes` held so far of the unfinished line, as pieces that outlive the chunks and the join buffer. */
+  private heldParts(bytes: number): Buffer[] {
+    return this.reuse === undefined ? this.pending : bytes > 0 ? [Buffer.from(this.joined.subarray(0, bytes))] : [];
+  }
+
+  /** Copies `piece` into the join buffer at `at`, growing it (or taking a new one when the last is still held). */
+  private join(piece: Buffer, at: number): void {
+    if (at === 0 && this.handedOut) {
+      const out = this.joined;
+      this.joined = this.spare;
+      this.spare = out;
+      this.handedOut = false;
+    }
+    let joined = this.joined;
+    if (at === 0 && joined.length > 0 && this.reuse?.() !== true) joined = EMPTY;
+    const needed = at + piece.length;
+    if (needed > joined.length) {
+      // Room for a line up to the cap at once (up to 64 MiB; doubling past
+      // that): the memory is not touched until written (pages come as a line
+      // needs them), and a long line is never copied to grow its buffer.
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, Math.min(this.maxLineBytes, JOIN_RESERVE), joined.length * 2));
+      joined.copy(grown, 0, 0, at);
+      joined = grown;
+    }
+    piece.copy(joined, at);
+    this.joined = joined;
   }
 
   private streaming = false;
@@ -180,9 +231,10 @@ export class LineSplitter {
       const stream = this.streamOversize;
       if (!this.streaming) {
         stream.start(this.lineNo);
-        for (const part of this.pending) stream.piece(part);
+        for (const part of this.heldParts(this.pendingBytes)) stream.piece(part);
       }
-      if (end > start) stream.piece(chunk.subarray(start, end));
+      // A reused chunk is overwritten by the next read: the stream gets a copy.
+      if (end > start) stream.piece(this.reuse === undefined ? chunk.subarray(start, end) : Buffer.from(chunk.subarray(start, end)));
       this.streaming = false;
       this.reset();
       return stream.end(total, terminated);
@@ -192,18 +244,25 @@ export class LineSplitter {
       onLine({ source: EMPTY, start: 0, end: 0, line: this.lineNo, terminated, oversizeBytes: total });
       return false;
     }
-    if (this.pending.length === 0) {
+    if (this.pendingBytes === 0) {
       if (terminated && this.fastLine !== undefined && this.fastLine(chunk, start, end)) return false;
       onLine({ source: chunk, start, end, line: this.lineNo, terminated });
       return false;
     }
-    const head = this.pending[0];
+    const head = this.reuse === undefined ? this.pending[0] : this.joined.subarray(0, this.pendingBytes);
     if (terminated && head !== undefined && this.fastHeldLine !== undefined && this.fastHeldLine(head, chunk, start, end)) {
       this.reset();
       return false;
     }
-    this.pending.push(chunk.subarray(start, end));
-    const bytes = Buffer.concat(this.pending, total);
+    let bytes: Buffer;
+    if (this.reuse === undefined) {
+      this.pending.push(chunk.subarray(start, end));
+      bytes = Buffer.concat(this.pending, total);
+    } else {
+      this.join(chunk.subarray(start, end), this.pendingBytes);
+      bytes = this.joined.subarray(0, total);
+      this.handedOut = true;
+    }
     this.reset();
     onLine({ source: bytes, start: 0, end: bytes.length, line: this.lineNo, terminated });
     return false;

@@ -21,6 +21,7 @@ import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing
 import { NEW, TypeSniffer } from '../type-sniff.js';
 import { isJsonObject, linesValidated, typeValueAt, validEventLines } from '../validate.js';
 import type { InputLoop } from './input-loop.js';
+import { ReadBuffers } from './inputs.js';
 import { oversizeStreamer } from './oversize-stream.js';
 import { judgeBadLine, type BadLinePolicy } from './policy.js';
 import type { RunState } from './run-state.js';
@@ -177,6 +178,22 @@ function copyAllLines(state: RunState, batch: OutputBatch, maxLineBytes: number)
   };
 }
 
+/**
+ * Whether read buffers may be used again (Core.keepsNoBytes): not for a core
+ * with a hook that may keep bytes, not in follow mode (whose lines the
+ * follow session reads), and only for an output that copies what it writes.
+ * When they may, the loop reads into reused buffers and the splitters get
+ * the returned test of whether nothing holds them any more.
+ */
+function reusedBuffers({ core, follow, sink, loop }: DriveContext): (() => boolean) | undefined {
+  const hooks = core.oversize ?? core.badLine ?? core.seeBadLine ?? core.invalid;
+  if (core.keepsNoBytes !== true || hooks !== undefined || follow || !sink.copies) return undefined;
+  // Free once the output is done with what was written (the batch is written after each push).
+  const free = () => sink.idle;
+  loop.buffers = new ReadBuffers(free);
+  return free;
+}
+
 export async function driveCore(ctx: DriveContext): Promise<number> {
   const { core, strict, passInvalid, maxLineBytes, state, sink, loop, warn } = ctx;
   // --strict promises every line is checked, so it turns lazy parsing off.
@@ -250,6 +267,7 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     readLine(file, line, lineHandler);
   };
 
+  const reuse = reusedBuffers(ctx);
   let splitter = new LineSplitter(maxLineBytes);
   let file = '-';
   const waiting = core.waiting?.bind(core);
@@ -271,7 +289,8 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     (name) => {
       file = name;
       splitter = new LineSplitter(maxLineBytes);
-      splitter.chunksAreFresh = true;
+      splitter.chunksAreFresh = reuse === undefined;
+      splitter.reuse = reuse;
       splitter.streamOversize = streamer?.lines;
       splitter.fastLine = gate?.offer;
       splitter.fastHeldLine = gate?.dropHeld;

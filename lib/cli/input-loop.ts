@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import { followFile } from './follow.js';
 import { FollowSession } from './follow-session.js';
-import { abandonRaw, describeInputError, displayName, inputBytes, listInputs, openRaw } from './inputs.js';
+import { abandonRaw, describeInputError, displayName, inputBytes, listInputs, openFileChunks, openRaw, type ReadBuffers } from './inputs.js';
 import type { RunState } from './run-state.js';
 import type { OutputSink } from './sink.js';
 
@@ -38,6 +38,12 @@ export interface InputLoop {
   read: ReadInputs;
   /** Defined while a followed input is being read. */
   readonly session: FollowSession | undefined;
+  /**
+   * Set by a driver whose chunks are dealt with before the next is asked for
+   * (nothing keeps a view of them): regular files are then read into these
+   * buffers, used again, instead of a fresh buffer per read. Not in follow mode.
+   */
+  buffers: ReadBuffers | undefined;
 }
 
 /**
@@ -66,6 +72,7 @@ function nextOrStop(it: AsyncIterator<Buffer>, stop: AbortSignal): Promise<Itera
 export function inputLoop(ctx: InputLoopContext): InputLoop {
   const { state, sink, warn } = ctx;
   let session: FollowSession | undefined;
+  let buffers: ReadBuffers | undefined;
 
   /** Reads one input to its end; the damage when it broke off. */
   const readOne = async (name: string, file: string, onChunk: Parameters<ReadInputs>[1], onWaiting?: Parameters<ReadInputs>[4]): Promise<{ opened: boolean; damage?: string }> => {
@@ -73,10 +80,11 @@ export function inputLoop(ctx: InputLoopContext): InputLoop {
     const onInterrupt = () => stop.abort();
     ctx.interrupted.addEventListener('abort', onInterrupt);
     session = ctx.follow ? new FollowSession(stop, ctx.graceMs) : undefined;
-    const raw = ctx.follow && name !== '-' ? undefined : openRaw(name, ctx.stdin);
+    const chunks = ctx.follow || buffers === undefined ? undefined : openFileChunks(name, ctx.stdin, buffers);
+    const raw = chunks !== undefined || (ctx.follow && name !== '-') ? undefined : openRaw(name, ctx.stdin);
     raw?.on('error', () => {}); // surfaced through the iterator
-    const source: AsyncIterable<Buffer> = raw ?? followFile(name, stop.signal, onWaiting && (() => onWaiting(file)));
-    const it = inputBytes(source)[Symbol.asyncIterator]();
+    const source: AsyncIterable<Buffer> = chunks ?? raw ?? followFile(name, stop.signal, onWaiting && (() => onWaiting(file)));
+    const it = inputBytes(source, chunks !== undefined)[Symbol.asyncIterator]();
     let opened = false;
     try {
       for (;;) {
@@ -134,6 +142,12 @@ export function inputLoop(ctx: InputLoopContext): InputLoop {
     read,
     get session() {
       return session;
+    },
+    get buffers() {
+      return buffers;
+    },
+    set buffers(value) {
+      buffers = value;
     },
   };
 }

@@ -18,7 +18,7 @@ import { inputLoop } from './input-loop.js';
 import { BadLineLog } from './policy.js';
 import { onTerminatingSignals } from './process.js';
 import type { RunState } from './run-state.js';
-import { describeWriteError, OutputSink, stdoutWasClosed } from './sink.js';
+import { describeWriteError, OutputSink, stdoutWasClosed, syncStdoutFd } from './sink.js';
 import type { ToolRun, ToolSpec } from './spec.js';
 import { packageVersion } from './version.js';
 
@@ -35,6 +35,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** How long follow mode keeps reading after a `result` event (ms). */
   followGraceMs?: number;
+  /**
+   * Whether `stdout` is done with a written buffer once it has no write
+   * pending (it copies, or hands the bytes to the OS), so read buffers may
+   * be used again: true for process.stdout, false by default for any other
+   * stream (one that keeps the chunks it is given would see them change).
+   */
+  stdoutCopies?: boolean;
 }
 
 export { FOLLOW_GRACE_MS };
@@ -59,6 +66,8 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
   };
   const sink = new OutputSink(stdout);
   sink.closedAtStart = stdout === process.stdout && stdoutWasClosed();
+  sink.copies = options.stdoutCopies ?? stdout === process.stdout;
+  if (stdout === process.stdout && !sink.closedAtStart) sink.syncFd = syncStdoutFd(process.stdout.isTTY === true);
 
   const state: RunState = { bad: new BadLineLog(warn), unreadable: 0, stopped: false, signal: undefined };
   const setup = await setUp(spec, options, sink, warn, () => state.signal !== undefined);

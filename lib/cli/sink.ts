@@ -27,6 +27,70 @@ export function describeWriteError(err: NodeJS.ErrnoException): string {
 /** Pieces shorter than this are joined before they are written; longer ones go as they are. */
 const JOIN_BELOW = 16 * 1024;
 
+/** The most pieces one writev takes (IOV_MAX on Linux). */
+const IOV_MAX = 1024;
+
+/**
+ * Pieces shorter than this are joined with their short neighbours before a
+ * writev: handing the kernel a buffer costs more than copying a short one
+ * (wuu-check's one message per line), not more than copying a long one.
+ */
+const WRITEV_JOIN_BELOW = 1024;
+
+/** `parts` with each run of pieces shorter than {@link WRITEV_JOIN_BELOW} joined into one, empty ones left out. */
+export function gather(parts: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let run: Buffer[] = [];
+  let runBytes = 0;
+  const close = () => {
+    const only = run.length === 1 ? run[0] : undefined;
+    if (run.length > 0) out.push(only ?? Buffer.concat(run, runBytes));
+    run = [];
+    runBytes = 0;
+  };
+  for (const part of parts) {
+    if (part.length >= WRITEV_JOIN_BELOW) {
+      close();
+      out.push(part);
+    } else if (part.length > 0) {
+      run.push(part);
+      runBytes += part.length;
+    }
+  }
+  close();
+  return out;
+}
+
+/** Removes the first `bytes` bytes from `group` (what a short writev wrote). */
+export function dropWritten(group: Buffer[], bytes: number): void {
+  let left = bytes;
+  while (left > 0) {
+    const first = group[0];
+    if (first === undefined) return;
+    if (first.length > left) {
+      group[0] = first.subarray(left);
+      return;
+    }
+    left -= first.length;
+    group.shift();
+  }
+}
+
+/**
+ * The descriptor of process.stdout (`fd`) when Node writes it synchronously: a
+ * regular file or a device that is not a terminal (libuv's "file" handle,
+ * /dev/null among them). Undefined for pipes, sockets and terminals, and
+ * for a descriptor that cannot be examined.
+ */
+export function syncStdoutFd(isTTY: boolean, fd = 1): number | undefined {
+  try {
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() || (stat.isCharacterDevice() && !isTTY) ? fd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Writes to a stream with backpressure; remembers the first real failure. */
 export class OutputSink {
   closed = false;
@@ -34,18 +98,28 @@ export class OutputSink {
   private waiters: Array<() => void> = [];
 
   constructor(private readonly stream: Writable) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE' && this.failure === undefined) this.failure = err;
-      this.close();
-    });
+    stream.on('error', (err: NodeJS.ErrnoException) => this.fail(err));
     stream.on('close', () => this.close());
     stream.on('drain', () => this.wake());
+  }
+
+  private fail(err: NodeJS.ErrnoException): void {
+    if (err.code !== 'EPIPE' && this.failure === undefined) this.failure = err;
+    this.close();
   }
 
   private close(): void {
     this.closed = true;
     this.wake();
   }
+
+  /**
+   * The descriptor the stream writes to synchronously (a file or a device
+   * such as /dev/null: Node's stdout is then a SyncWriteStream, one write
+   * call per piece): pieces then go out in one writev each, neither joined
+   * nor written one by one. See {@link syncStdoutFd}.
+   */
+  syncFd: number | undefined;
 
   private wake(): void {
     const waiters = this.waiters;
@@ -58,6 +132,14 @@ export class OutputSink {
    * (see {@link stdoutWasClosed}): the first write fails with EBADF, as in `cat`.
    */
   closedAtStart = false;
+
+  /** Whether the stream is done with a buffer once no write is pending (see RunOptions.stdoutCopies). */
+  copies = false;
+
+  /** Whether every buffer written so far is done with: written out (or dropped), none pending. */
+  get idle(): boolean {
+    return this.copies && (this.closed || this.stream.writableLength === 0);
+  }
 
   /** Writes, and waits while the stream's buffer is full. */
   async write(data: string | Buffer): Promise<void> {
@@ -79,6 +161,10 @@ export class OutputSink {
     if (this.closed || parts.length === 0) return;
     if (this.closedAtStart) {
       this.failEarly();
+      return;
+    }
+    if (this.syncFd !== undefined) {
+      this.writeFd(this.syncFd, parts);
       return;
     }
     let room = true;
@@ -104,6 +190,25 @@ export class OutputSink {
     flushSmall();
     this.stream.uncork();
     if (!room) await this.drained();
+  }
+
+  /** Writes all of `parts` with writev (at most IOV_MAX pieces a call), going on after a short write. */
+  private writeFd(fd: number, pieces: readonly Buffer[]): void {
+    const parts = gather(pieces);
+    try {
+      for (let first = 0; first < parts.length; ) {
+        const group = parts.slice(first, first + IOV_MAX);
+        let left = group.reduce((sum, part) => sum + part.length, 0);
+        first += group.length;
+        while (left > 0) {
+          const written = fs.writevSync(fd, group);
+          left -= written;
+          if (left > 0) dropWritten(group, written);
+        }
+      }
+    } catch (err) {
+      this.fail(err as NodeJS.ErrnoException);
+    }
   }
 
   private failEarly(): void {

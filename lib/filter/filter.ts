@@ -145,6 +145,8 @@ export function createFilter(options: FilterOptions = {}): Core {
     wants: passAll ? undefined : wants,
     // A kept line is written as it came once proven valid: the runner may do that itself.
     copies: passAll ? true : readsContent || options.count === true ? undefined : wants,
+    // Records are written (or dropped) within push; counts keep only the type.
+    keepsNoBytes: true,
     push(rec, emit) {
       // With no condition at all there is nothing to read: not even the type.
       if (passAll) {
