@@ -88,7 +88,11 @@ export class Transcoder {
         byte = source[++k] ?? QUOTE;
       }
       decoded += k - runStart;
-      if (k >= close) break;
+      // Past `close` only when it was not the literal's end (an escaped quote): not what the caller said.
+      if (k >= close) {
+        if (k > close) return INVALID;
+        break;
+      }
       if (byte !== BACKSLASH) return INVALID;
       const letter = source[k + 1] ?? 0;
       if (KEPT_SHORT[letter] === 1) {
@@ -121,7 +125,7 @@ export class Transcoder {
           continue;
         }
         // A lone surrogate at either end may pair with the next or last piece's.
-        if (k >= close || (code >= 0xdc00 && k - 6 === open + 1)) return UNSUPPORTED;
+        if (code <= 0xdbff ? k >= close : k - 6 === open + 1) return UNSUPPORTED;
         p = this.escape(p, code);
         decoded += 3;
         continue;
