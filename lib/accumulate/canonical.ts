@@ -41,6 +41,8 @@ SHORT_OF[0x0a] = 0x6e;
 SHORT_OF[0x0c] = 0x66;
 SHORT_OF[0x0d] = 0x72;
 const HEX_DIGITS = Buffer.from('0123456789abcdef');
+/** Bodies up to this many bytes are copied by a loop (see {@link Transcoder.copyBody}). */
+const SHORT_COPY = 512;
 
 /** The value of the four hex digits at `at`, or -1. */
 function hex4(source: Buffer, at: number): number {
@@ -177,6 +179,18 @@ export class Transcoder {
     return at + 6;
   }
 
+  /** Copies the body of the last literal made (between its quotes) into `target` at `at`. */
+  copyBody(target: Buffer, at: number): void {
+    const out = this.out;
+    const end = this.length - 1;
+    // A delta is short: a loop costs less than the views a native copy makes.
+    if (end > SHORT_COPY) {
+      out.copy(target, at, 1, end);
+      return;
+    }
+    for (let k = 1, p = at; k < end; k++, p++) target[p] = out[k] ?? 0;
+  }
+
   /** The last literal made, quotes included (a view of this transcoder's buffer). */
   literal(): Buffer {
     return this.out.subarray(0, this.length);
@@ -227,7 +241,7 @@ export class JsonText {
       json = grown;
       this.json = json;
     }
-    piece.literal().copy(json, 1 + this.used, 1, piece.length - 1);
+    piece.copyBody(json, 1 + this.used);
     this.used += body;
     this.jsonBytes += piece.decodedBytes;
   }
