@@ -15,7 +15,7 @@
  * UTF-8 (decoding replaces them), or a lone surrogate at a piece's edge (it
  * may pair with the neighbouring piece's once decoded and joined).
  */
-import { isAscii, isUtf8 } from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
 import { CappedText } from './units.js';
 
 const [QUOTE, BACKSLASH, SLASH, LETTER_U] = [0x22, 0x5c, 0x2f, 0x75] as const;
@@ -72,8 +72,6 @@ export class Transcoder {
    * the quote that ends it, as lib/scan.ts finds it).
    */
   run(source: Buffer, open: number, close: number): number {
-    const body = source.subarray(open + 1, close);
-    if (!isAscii(body) && !isUtf8(body)) return UNSUPPORTED;
     // The JSON spelling is never longer than the producer's.
     if (this.out.length < close - open + 1) this.out = Buffer.allocUnsafe(Math.max(close - open + 1, 2 * this.out.length));
     const out = this.out;
@@ -81,12 +79,15 @@ export class Transcoder {
     let p = 1;
     let k = open + 1;
     let decoded = 0;
+    // The bytes' high bits, or-ed: whether to check that the text is UTF-8 (after the loop, natively).
+    let high = 0;
     for (;;) {
       const runStart = k;
       let byte = source[k] ?? QUOTE;
       // The quote at `close` stops this loop: no bounds test per byte.
       while (PLAIN[byte] === 1) {
         out[p++] = byte;
+        high |= byte;
         byte = source[++k] ?? QUOTE;
       }
       decoded += k - runStart;
@@ -135,6 +136,7 @@ export class Transcoder {
       decoded += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
       p = this.put(p, code);
     }
+    if ((high & 0x80) !== 0 && !isUtf8(source.subarray(open + 1, close))) return UNSUPPORTED;
     out[p++] = QUOTE;
     this.length = p;
     this.decodedBytes = decoded;
