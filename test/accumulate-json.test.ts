@@ -26,6 +26,13 @@ function transcode(transcoder: Transcoder, body: Buffer | string): number {
   return transcoder.run(source, 9, 10 + bytes.length);
 }
 
+/** Measures the literal `"body"` as transcode() rewrites it. */
+function measure(transcoder: Transcoder, body: Buffer | string): number {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const source = Buffer.concat([Buffer.from('{"delta":"'), bytes, Buffer.from('","type":"x"}\n')]);
+  return transcoder.measure(source, 9, 10 + bytes.length);
+}
+
 /** Checks one literal the transcoder made against JSON.parse and JSON.stringify. */
 function madeRight(transcoder: Transcoder, body: string): boolean {
   const text = JSON.parse(`"${body}"`) as string;
@@ -71,6 +78,13 @@ t.test('a literal rewritten as JSON.stringify spells its text', async (t) => {
   t.equal(transcode(transcoder, Buffer.from([0x61, 0xff, 0x62])), UNSUPPORTED, 'a byte that is not UTF-8');
   t.equal(transcode(transcoder, Buffer.from([0xed, 0xa0, 0x80])), UNSUPPORTED, 'a surrogate encoded in UTF-8');
   t.equal(transcode(transcoder, Buffer.from([0x61, 0xe2, 0x82])), UNSUPPORTED, 'a character cut off');
+  // Measured only (wuu-turns): the same judgement and count; an edge surrogate counts alone (each piece is counted alone).
+  for (const body of [...MADE, 'ends high \\ud83d', '\\ude00 starts low']) {
+    t.equal(measure(transcoder, body), TRANSCODED, `measured: ${body}`);
+    t.equal(transcoder.decodedBytes, Buffer.byteLength(JSON.parse(`"${body}"`) as string), `its bytes: ${body}`);
+  }
+  for (const body of NOT_JSON) t.equal(measure(transcoder, body), INVALID, `not measured: ${JSON.stringify(body)}`);
+  t.equal(measure(transcoder, Buffer.from([0x61, 0xff, 0x62])), UNSUPPORTED, 'not measured: a byte that is not UTF-8');
   // The buffer grows for a long literal, and is reused after.
   const long = `${'x'.repeat(5000)}\\n\\u003c`;
   t.equal(transcode(transcoder, long), TRANSCODED);
@@ -103,6 +117,7 @@ t.test('fuzz: any text, spelled as Go or as anyone, comes out as JSON.stringify'
       })
       .join('');
     if (JSON.parse(`"${body}"`) !== text) wrong.push(`not the text: ${body}`);
+    if (measure(transcoder, body) !== TRANSCODED || transcoder.decodedBytes !== Buffer.byteLength(text)) wrong.push(`measured wrong: ${body}`);
     const result = transcode(transcoder, body);
     if (result === TRANSCODED) {
       made++;

@@ -384,15 +384,16 @@ export class Accumulator {
   prove(rec: LineRecord): boolean {
     const type = rec.type;
     // Message text and kept tool output are written as JSON again: kept so, never decoded.
-    return this.reader.prove(rec, this.decodes(type), type !== 'tool_output_delta' || this.maxOutput > 0);
+    // Output counted, not kept (wuu-turns): its size is counted in the proof.
+    return this.reader.prove(rec, this.decodes(type), type !== 'tool_output_delta' || this.maxOutput > 0 ? 'json' : 'size');
   }
 
   /** The member of a line of `type` the accumulator decodes whatever else it holds, if any. */
   private decodes(type: string): Key | undefined {
     if (type === 'agent_message_delta') return F.delta;
     if (type === 'agent_message_final') return F.message;
-    // wuu-turns keeps no output (only its size, read from the bytes); a bash twin's is read only when no tool delta came.
-    if (type === 'tool_output_delta' && this.maxOutput > 0) return F.delta;
+    // wuu-turns keeps no output: its size is counted in the proof (FieldReader.prove as size). A bash twin's is read only when no tool delta came.
+    if (type === 'tool_output_delta') return F.delta;
     return undefined;
   }
 
@@ -482,7 +483,7 @@ export class Accumulator {
     // With nothing kept (wuu-turns) only the size counts, and the end for an exit code: not decoded.
     if (this.maxOutput === 0 && fields instanceof WireFields) {
       const at = fields.literal(F.delta);
-      const bytes = at && literalBytes(at.source, at.open, at.close);
+      const bytes = fields.measured(F.delta) ?? (at && literalBytes(at.source, at.open, at.close));
       const end = at && shell ? literalEnd(at.source, at.open, at.close, TRAILER_BYTES) : undefined;
       if (bytes !== undefined && (end !== undefined || !shell)) {
         item.output.count(bytes);

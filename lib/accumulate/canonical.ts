@@ -143,6 +143,56 @@ export class Transcoder {
     return TRANSCODED;
   }
 
+  /**
+   * Judges the literal as {@link run} does and counts its text's UTF-8 bytes
+   * (into {@link decodedBytes}), writing nothing: for a tool that counts
+   * output and keeps none (wuu-turns). UNSUPPORTED for bytes that are not
+   * UTF-8 (decoding would replace them).
+   */
+  measure(source: Buffer, open: number, close: number): number {
+    let k = open + 1;
+    let decoded = 0;
+    let high = 0;
+    for (;;) {
+      const runStart = k;
+      let byte = source[k] ?? QUOTE;
+      while (PLAIN[byte] === 1) {
+        high |= byte;
+        byte = source[++k] ?? QUOTE;
+      }
+      decoded += k - runStart;
+      if (k >= close) {
+        if (k > close) return INVALID;
+        break;
+      }
+      if (byte !== BACKSLASH) return INVALID;
+      const letter = source[k + 1] ?? 0;
+      if (KEPT_SHORT[letter] === 1 || letter === SLASH) {
+        k += 2;
+        decoded++;
+        continue;
+      }
+      if (letter !== LETTER_U) return INVALID;
+      const code = hex4(source, k + 2);
+      if (code < 0) return INVALID;
+      k += 6;
+      if (code >= 0xd800 && code <= 0xdbff && source[k] === BACKSLASH && source[k + 1] === LETTER_U) {
+        const low = hex4(source, k + 2);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          k += 6;
+          decoded += 4;
+          continue;
+        }
+      }
+      // A lone surrogate encodes as U+FFFD: 3 bytes, as Buffer.byteLength counts it.
+      decoded += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    }
+    if ((high & 0x80) !== 0 && !isUtf8(source.subarray(open + 1, close))) return UNSUPPORTED;
+    this.length = 0;
+    this.decodedBytes = decoded;
+    return TRANSCODED;
+  }
+
   /** Writes the character `code` (not a surrogate) at `p` as JSON.stringify spells it; past it. */
   private put(at: number, code: number): number {
     const out = this.out;

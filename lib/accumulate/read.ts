@@ -20,11 +20,12 @@ export class FieldReader {
    * Proves the line a valid event while reading all of it (Core.proves);
    * false when it is not proven (then parse it). The read serves the calls
    * for this record that follow; `decode` is a string member decoded now,
-   * its decode its proof (WireFields.prove); with `asJson`, it is rewritten
-   * as JSON instead where it can be (WireFields.json).
+   * its decode its proof (WireFields.prove); `as` json: it is rewritten
+   * as JSON instead where it can be (WireFields.json); `as` size: only its
+   * text's bytes are counted (WireFields.measured).
    */
-  prove(rec: LineRecord, decode?: Key, asJson = false): boolean {
-    return this.wire.prove(rec, decode, asJson ? this.transcoder : undefined);
+  prove(rec: LineRecord, decode?: Key, as: 'text' | 'json' | 'size' = 'text'): boolean {
+    return this.wire.prove(rec, decode, as === 'text' ? undefined : this.transcoder, as === 'size');
   }
 
   /** Every field of the record. */

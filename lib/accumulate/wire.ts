@@ -355,6 +355,8 @@ export class WireFields implements EventFields {
   private transcoder: Transcoder | undefined;
   /** The member the transcoder holds (-1: none). */
   private transcodedAt = -1;
+  /** The transcoder only measures (see {@link measured}). */
+  private measuring = false;
   private source: Buffer = Buffer.alloc(0);
   private count = 0;
   /** Members were kept from the line's end (a tail read). */
@@ -383,9 +385,10 @@ export class WireFields implements EventFields {
    * `transcoder`, it is rewritten there as JSON instead (see {@link json}),
    * that pass its proof; decoded as above when it cannot be.
    */
-  prove(rec: LineRecord, decode?: Key, transcoder?: Transcoder): boolean {
+  prove(rec: LineRecord, decode?: Key, transcoder?: Transcoder, measure = false): boolean {
     this.decode = decode;
     this.transcoder = transcoder;
+    this.measuring = measure;
     const walked = this.walk(rec, true);
     this.decode = undefined;
     if (!walked) return false;
@@ -435,10 +438,16 @@ export class WireFields implements EventFields {
       const end = provenStringEnd(source, open, limit, fenced);
       return end < 0 ? -1 : end + 1;
     }
-    const made = this.transcoder?.run(source, open, close) ?? UNSUPPORTED;
+    const transcoder = this.transcoder;
+    const made = transcoder === undefined ? UNSUPPORTED : this.measuring ? transcoder.measure(source, open, close) : transcoder.run(source, open, close);
     if (made === TRANSCODED) {
       this.transcodedAt = this.count;
       return close + 1;
+    }
+    if (this.measuring && made === UNSUPPORTED) {
+      // Never decoded (its reader counts it from the bytes): judged by them.
+      const end = provenStringEnd(source, open, limit, fenced);
+      return end < 0 ? -1 : end + 1;
     }
     const text = made === UNSUPPORTED ? decodeLiteral(source, open, close) : undefined;
     if (text === undefined) return -1;
@@ -547,7 +556,13 @@ export class WireFields implements EventFields {
    */
   json(field: Key): Transcoder | undefined {
     const i = this.transcodedAt;
-    return i >= 0 && this.find(field) === i ? this.transcoder : undefined;
+    return i >= 0 && !this.measuring && this.find(field) === i ? this.transcoder : undefined;
+  }
+
+  /** The UTF-8 bytes of the field's text when the proof that read this line measured it; else undefined. */
+  measured(field: Key): number | undefined {
+    const i = this.transcodedAt;
+    return i >= 0 && this.measuring && this.find(field) === i ? this.transcoder?.decodedBytes : undefined;
   }
 
   string(field: Key): string | undefined {
