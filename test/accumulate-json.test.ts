@@ -16,6 +16,8 @@ import type { ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
 import { INVALID, JsonText, TRANSCODED, Transcoder, UNSUPPORTED } from '../lib/accumulate/canonical.js';
 import { CappedText } from '../lib/accumulate/units.js';
+import { createAccumulate } from '../lib/accumulate/accumulate.js';
+import { LineRecord, type EventRecord } from '../lib/jsonl.js';
 import { chunked } from './helpers.js';
 import { runIn } from './runner-harness.js';
 
@@ -275,4 +277,45 @@ t.test('wuu-accumulate: what the JSON path writes is the text of the pieces', as
     ['cut off', 'deltas'],
   ]);
   t.match(got.stderr, /<stdin>:8: not valid JSON/, 'the bad line is reported');
+});
+
+t.test('records built from JSON: their bytes and their event, as the core emits them', async (t) => {
+  const core = createAccumulate();
+  const out: EventRecord[] = [];
+  const feed = (line: string, n: number) => {
+    const rec = new LineRecord(Buffer.from(`${line}\n`), 'f', n, 0, Buffer.byteLength(line));
+    // As the runner does: the core proves the line, then reads it.
+    if (!core.proves?.(rec)) rec.validate();
+    core.push(rec, (o) => out.push(o as EventRecord));
+  };
+  const long = `${'a\\u003cb '.repeat(200)}\\n`;
+  [
+    `{"arguments":"{\\"command\\":\\"ls\\"}",${item(1)},"name":"bash","type":"tool_started"}`,
+    `{"delta":"${long}",${item(1)},"type":"tool_output_delta"}`,
+    `{"delta":"Exit code 1\\n",${item(1)},"type":"tool_output_delta"}`,
+    `{"error":"",${item(1)},"name":"bash","status":"completed","type":"tool_completed"}`,
+    `{"message":"done \\u0026 dusted",${ids},"type":"agent_message_final"}`,
+  ].forEach((line, i) => feed(line, i + 1));
+  const output = `${'a<b '.repeat(200)}\nExit code 1\n`;
+  const call = {
+    type: 'tool_call',
+    thread_id: TH,
+    turn_id: TU,
+    item_id: `${TU}-item-1`,
+    name: 'bash',
+    arguments: { command: 'ls' },
+    arguments_raw: '{"command":"ls"}',
+    status: 'completed',
+    error: '',
+    exit_code: 1,
+    output,
+    output_bytes: Buffer.byteLength(output),
+    output_truncated_bytes: 0,
+  };
+  const message = { type: 'agent_message', thread_id: TH, turn_id: TU, message: 'done & dusted', source: 'final' };
+  t.same(out.map((r) => [r.type, r.file, r.line]), [['tool_call', 'f', 4], ['agent_message', 'f', 5]]);
+  t.same(out.map((r) => r.raw?.toString()), [JSON.stringify(call), JSON.stringify(message)], 'the bytes JSON.stringify writes');
+  t.same(out[0]?.event, call, 'the event, made when asked');
+  t.equal(out[0]?.event, out[0]?.event, 'made once');
+  t.same(out[1]?.event, message);
 });
