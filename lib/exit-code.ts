@@ -30,7 +30,25 @@ const WINDOW = 1024;
 const EXIT_LINE = /^Exit code (-?\d{1,12})$/;
 const SANDBOX_LINE = 'The sandbox blocked a write outside the workspace boundary';
 const NO_EXIT_LINES = ['Running in background as process ', 'Timed out after '];
-const SPACE = /[ \t\r\n]+$/;
+
+/**
+ * Where the run of blank space (` \t\r\n`) ending `text` begins: what
+ * `/[ \t\r\n]+$/` finds, by a loop back from the end (the regex tries every
+ * start in the text, and whole tool outputs are fed here).
+ */
+export function blankEnd(text: string): number {
+  let at = text.length;
+  for (;;) {
+    const code = text.charCodeAt(at - 1);
+    if (code !== 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) return at;
+    at--;
+  }
+}
+
+/** Whether `text[from..]` holds a newline (blank space is short). */
+function hasNewline(text: string, from: number): boolean {
+  return text.indexOf('\n', from) >= 0;
+}
 
 /**
  * The end of a growing output, bounded: the last {@link WINDOW} characters
@@ -46,17 +64,16 @@ export class OutputTrailer {
   /** Appends a piece of the output. */
   append(text: string): void {
     if (text === '') return;
-    const blank = SPACE.exec(text);
-    const body = blank === null ? text : text.slice(0, blank.index);
-    if (body !== '') {
-      this.tail += this.space + body;
+    const bodyEnd = blankEnd(text);
+    if (bodyEnd > 0) {
+      this.tail += this.space + (bodyEnd === text.length ? text : text.slice(0, bodyEnd));
       this.space = '';
       if (this.tail.length > 2 * WINDOW) {
         this.tail = this.tail.slice(this.tail.length - WINDOW);
         this.cut = true;
       }
     }
-    if (blank !== null) this.space = this.space.includes('\n') || blank[0].includes('\n') ? '\n' : ' ';
+    if (bodyEnd < text.length) this.space = this.space.includes('\n') || hasNewline(text, bodyEnd) ? '\n' : ' ';
   }
 
   /**
@@ -78,7 +95,7 @@ export class OutputTrailer {
     const lines = this.tail.split('\n');
     // The first line of a cut window may be the end of a longer line: not a whole line.
     if (this.cut) lines.shift();
-    return lines.slice(-count).map((line) => line.replace(SPACE, ''));
+    return lines.slice(-count).map((line) => line.slice(0, blankEnd(line)));
   }
 
   /** Whether any non-blank output was seen. */

@@ -14,7 +14,7 @@ import { coreStream, type Core, type Emit } from '../core.js';
 import { escapeControls } from '../text.js';
 import { TURN_END_TYPES, type WuuEvent } from '../events.js';
 import { makeRecord, type EventRecord } from '../jsonl.js';
-import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin } from './accumulator.js';
+import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type ToolCall } from './accumulator.js';
 
 /**
  * A record for a built event, serialized now. A payload parsed from input
@@ -33,6 +33,52 @@ export function builtRecord(event: { type: string }, deepField: string, at: Orig
     text = JSON.stringify(built);
   }
   return { type: built.type, event: built as WuuEvent, raw: Buffer.from(text), file: at?.file ?? '-', line: at?.line ?? 0 };
+}
+
+/**
+ * A record for a built event one of whose strings is already JSON (a kept
+ * output or message, ./canonical.ts): its bytes made without decoding the
+ * text, its event only if asked for. A class, not an object literal with a
+ * getter: V8 makes such a literal several times slower, once per record.
+ */
+class JsonRecord implements EventRecord {
+  private parsed: WuuEvent | undefined;
+
+  constructor(
+    private readonly head: { type: string },
+    private readonly field: string,
+    private readonly literal: Buffer,
+    private readonly tail: object,
+    readonly raw: Buffer,
+    readonly file: string,
+    readonly line: number,
+  ) {}
+
+  get type(): string {
+    return this.head.type;
+  }
+
+  get event(): WuuEvent {
+    this.parsed ??= { ...this.head, [this.field]: JSON.parse(this.literal.toString('utf8')) as unknown, ...this.tail } as WuuEvent;
+    return this.parsed;
+  }
+}
+
+/**
+ * The record of `head`'s fields, then `field` with `literal` (a JSON string
+ * literal) as its value, then `tail`'s. Throws what JSON.stringify throws on
+ * `head` (a payload nested too deeply).
+ */
+export function splicedJsonRecord(head: { type: string }, field: string, literal: Buffer, tail: object, at: Origin): EventRecord {
+  const before = `${JSON.stringify(head).slice(0, -1)},${JSON.stringify(field)}:`;
+  const after = `,${JSON.stringify(tail).slice(1)}`;
+  const beforeBytes = Buffer.byteLength(before);
+  const raw = Buffer.allocUnsafe(beforeBytes + literal.length + Buffer.byteLength(after));
+  raw.write(before, 0);
+  literal.copy(raw, beforeBytes);
+  raw.write(after, beforeBytes + literal.length);
+  // The event is read from the record's own bytes: the holder of the text is not kept alive.
+  return new JsonRecord(head, field, raw.subarray(beforeBytes, beforeBytes + literal.length), tail, raw, at?.file ?? '-', at?.line ?? 0);
 }
 
 /** Options of {@link createAccumulate}. */
@@ -57,6 +103,20 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
   const acc = createAccumulator(options, {
     message: (event, at) => out(makeRecord(event as unknown as WuuEvent, at)),
     tool: (event, at) => out(builtRecord(event, 'arguments', at)),
+    toolJson(head, output, outputBytes, at) {
+      const tail = { output_bytes: outputBytes, output_truncated_bytes: 0 };
+      let record: EventRecord;
+      try {
+        record = splicedJsonRecord(head, 'output', output, tail, at);
+      } catch (err) {
+        // Arguments nested too deeply: built as ever, which says so in the record.
+        if (!(err instanceof RangeError)) throw err;
+        const call: ToolCall = { ...head, output: JSON.parse(output.toString('utf8')) as string, ...tail };
+        record = builtRecord(call, 'arguments', at);
+      }
+      out(record);
+    },
+    messageJson: (head, message, source, at) => out(splicedJsonRecord(head, 'message', message, { source }, at)),
     removed(item, rec) {
       // With --keep-deltas the original tool_removed/command_removed already passed.
       if (!options.keepRemoved || options.keepDeltas) return;

@@ -13,6 +13,7 @@ import { isAscii } from 'node:buffer';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
+import { JsonText } from './canonical.js';
 import { FieldReader, literalEnd } from './read.js';
 import { CappedText, OldestFirst, TurnKeys } from './units.js';
 import { key, literalBytes, WireFields, type EventFields, type Key } from './wire.js';
@@ -85,6 +86,12 @@ export interface RemovedItem {
   name: string | null;
 }
 
+/** A tool call up to its output (the fields before `output`, in order). */
+export type ToolCallHead = Omit<ToolCall, 'output' | 'output_bytes' | 'output_truncated_bytes'>;
+
+/** An agent message up to its text. */
+export type MessageHead = Pick<AgentMessage, 'type' | 'thread_id' | 'turn_id'>;
+
 /** Where an emitted unit comes from, for records and messages. */
 export type Origin = { file: string; line: number } | undefined;
 
@@ -98,6 +105,14 @@ export interface AccumulatorSink {
   mismatch?(detail: string, at: EventRecord): void;
   /** More than `maxOpen` units were open: the oldest are being flushed (called once). */
   overflow?(maxOpen: number, at: Origin): void;
+  /**
+   * When given, a call whose whole output is kept as JSON (./canonical.ts)
+   * comes here instead of `tool`, never decoded: `output` is its string
+   * literal as JSON.stringify writes it, nothing left out.
+   */
+  toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin): void;
+  /** The same for a message (`message` its literal): instead of `message`. */
+  messageJson?(head: MessageHead, message: Buffer, source: AgentMessage['source'], at: Origin): void;
 }
 
 /** Options of {@link createAccumulator}. */
@@ -190,7 +205,7 @@ class ItemState {
   command: string | undefined;
   processId: string | number | undefined;
   /** The tool_* copy of the output, and its end for a bash call's exit code (whatever the cap). */
-  readonly output: CappedText;
+  readonly output: JsonText;
   readonly trailer = new OutputTrailer();
   /** The command_* copy, kept only while no tool_output_delta has been seen. */
   twin: { output: CappedText; trailer: OutputTrailer } | undefined;
@@ -202,7 +217,7 @@ class ItemState {
     readonly itemId: string,
     private readonly maxOutput: number,
   ) {
-    this.output = new CappedText(maxOutput);
+    this.output = new JsonText(maxOutput);
   }
 
   /** Whether output pieces feed the trailer: not for a tool known not to be bash. */
@@ -240,11 +255,30 @@ class ItemState {
     if (this.args === undefined && args !== undefined) this.args = parseArguments(args);
   }
 
-  /** The whole call: the tool_* copy of the output, the command_* copy only when no tool delta came. */
+  /** Which copy of the output the call reports: the tool_* one, the command_* one only when no tool delta came. */
+  private get chosen(): { output: CappedText | JsonText; trailer: OutputTrailer } {
+    return !this.sawToolDelta && this.twin !== undefined ? this.twin : this;
+  }
+
+  /** The output as JSON when it is kept so (see {@link JsonText.literal}). */
+  outputJson(): Buffer | undefined {
+    const { output } = this.chosen;
+    return output instanceof JsonText ? output.literal() : undefined;
+  }
+
+  /** The whole call. */
   call(status: string, error: string | null): ToolCall {
+    const call = this.head(status, error) as ToolCall;
+    const { text: output, truncatedBytes } = this.chosen.output.result();
+    call.output = output;
+    call.output_bytes = this.chosen.output.bytes;
+    call.output_truncated_bytes = truncatedBytes;
+    return call;
+  }
+
+  /** The call up to its output. */
+  head(status: string, error: string | null): ToolCallHead {
     const turn = this.turn;
-    const { output: text, trailer } = !this.sawToolDelta && this.twin !== undefined ? this.twin : this;
-    const { text: output, truncatedBytes } = text.result();
     const args = this.args ?? { arguments: null, arguments_raw: null };
     // Built in the JSON's field order, one property at a time: V8 builds an
     // object with conditional spreads several times slower, once per call.
@@ -256,15 +290,12 @@ class ItemState {
       name: this.name,
       arguments: args.arguments,
       arguments_raw: args.arguments_raw,
-    } as ToolCall;
+    } as ToolCallHead;
     if (this.command !== undefined) call.command = this.command;
     if (this.processId !== undefined) call.process_id = this.processId;
     call.status = status;
     call.error = error;
-    if (isShellTool(this.name)) call.exit_code = exitCodeOf(trailer, status);
-    call.output = output;
-    call.output_bytes = text.bytes;
-    call.output_truncated_bytes = truncatedBytes;
+    if (isShellTool(this.name)) call.exit_code = exitCodeOf(this.chosen.trailer, status);
     return call;
   }
 }
@@ -272,7 +303,7 @@ class ItemState {
 /** One turn with open units. */
 class TurnState {
   /** The message being accumulated from deltas; undefined when none is open. */
-  message: CappedText | undefined;
+  message: JsonText | undefined;
   readonly items = new Map<string, ItemState>();
 
   constructor(
@@ -294,7 +325,7 @@ function firstDifference(a: string, b: string): number {
 }
 
 /** How agent_message_final disagrees with the deltas before it; undefined when it does not (or either was cut). */
-function disagreement(deltas: CappedText, final: CappedText): string | undefined {
+function disagreement(deltas: JsonText, final: JsonText): string | undefined {
   const a = deltas.result();
   const b = final.result();
   // A cut text cannot be compared honestly; only whole texts are.
@@ -351,15 +382,18 @@ export class Accumulator {
    * (a message delta or final, a tool output kept) is decoded in the proof.
    */
   prove(rec: LineRecord): boolean {
-    return this.reader.prove(rec, this.decodes(rec.type));
+    const type = rec.type;
+    // Message text and kept tool output are written as JSON again: kept so, never decoded.
+    // Output counted, not kept (wuu-turns): its size is counted in the proof.
+    return this.reader.prove(rec, this.decodes(type), type !== 'tool_output_delta' || this.maxOutput > 0 ? 'json' : 'size');
   }
 
   /** The member of a line of `type` the accumulator decodes whatever else it holds, if any. */
   private decodes(type: string): Key | undefined {
     if (type === 'agent_message_delta') return F.delta;
     if (type === 'agent_message_final') return F.message;
-    // wuu-turns keeps no output (only its size, read from the bytes); a bash twin's is read only when no tool delta came.
-    if (type === 'tool_output_delta' && this.maxOutput > 0) return F.delta;
+    // wuu-turns keeps no output: its size is counted in the proof (FieldReader.prove as size). A bash twin's is read only when no tool delta came.
+    if (type === 'tool_output_delta') return F.delta;
     return undefined;
   }
 
@@ -409,7 +443,9 @@ export class Accumulator {
   private messageDelta(rec: EventRecord): void {
     const fields = this.reader.all(rec);
     const turn = this.openTurn(fields, rec);
-    turn.message ??= new CappedText(this.maxMessage);
+    turn.message ??= new JsonText(this.maxMessage);
+    const json = fields instanceof WireFields ? fields.json(F.delta) : undefined;
+    if (json !== undefined) return turn.message.appendJson(json);
     const delta = fields.string(F.delta);
     if (delta !== undefined) turn.message.append(delta);
   }
@@ -417,9 +453,11 @@ export class Accumulator {
   private messageFinal(rec: EventRecord): void {
     const fields = this.reader.all(rec);
     const turn = this.openTurn(fields, rec);
-    const final = new CappedText(this.maxMessage);
-    const message = fields.string(F.message);
-    if (message !== undefined) final.append(message);
+    const final = new JsonText(this.maxMessage);
+    const json = fields instanceof WireFields ? fields.json(F.message) : undefined;
+    const message = json === undefined ? fields.string(F.message) : undefined;
+    if (json !== undefined) final.appendJson(json);
+    else if (message !== undefined) final.append(message);
     const deltas = turn.message;
     turn.message = undefined;
     const detail = this.options.check && deltas !== undefined ? disagreement(deltas, final) : undefined;
@@ -445,13 +483,20 @@ export class Accumulator {
     // With nothing kept (wuu-turns) only the size counts, and the end for an exit code: not decoded.
     if (this.maxOutput === 0 && fields instanceof WireFields) {
       const at = fields.literal(F.delta);
-      const bytes = at && literalBytes(at.source, at.open, at.close);
+      const bytes = fields.measured(F.delta) ?? (at && literalBytes(at.source, at.open, at.close));
       const end = at && shell ? literalEnd(at.source, at.open, at.close, TRAILER_BYTES) : undefined;
       if (bytes !== undefined && (end !== undefined || !shell)) {
         item.output.count(bytes);
         if (end !== undefined) item.trailer.appendEnd(end.text, end.partial);
         return;
       }
+    }
+    // Kept as JSON (./canonical.ts): decoded only for a bash call's trailer.
+    const json = fields instanceof WireFields ? fields.json(F.delta) : undefined;
+    if (json !== undefined) {
+      item.output.appendJson(json);
+      if (shell) feedTrailer(item.trailer, json.text());
+      return;
     }
     // A long piece of plain ASCII (no escape) is kept from its bytes: no string of all of it.
     const at = fields instanceof WireFields && fields.literal(F.delta);
@@ -581,7 +626,9 @@ export class Accumulator {
     this.release(item.turn);
   }
 
-  private emitMessage(turn: TurnState, text: CappedText, source: AgentMessage['source'], at: Origin): void {
+  private emitMessage(turn: TurnState, text: JsonText, source: AgentMessage['source'], at: Origin): void {
+    const json = this.sink.messageJson && text.literal();
+    if (json) return this.sink.messageJson?.({ type: 'agent_message', thread_id: turn.threadId, turn_id: turn.turnId }, json, source, at);
     const { text: message, truncatedBytes } = text.result();
     const event: AgentMessage = { type: 'agent_message', thread_id: turn.threadId, turn_id: turn.turnId, message, source };
     if (truncatedBytes > 0) event.message_truncated_bytes = truncatedBytes;
@@ -591,15 +638,22 @@ export class Accumulator {
   private complete(item: ItemState, status: string, error: string | null, at: Origin): void {
     item.turn.items.delete(item.itemId);
     this.items--;
-    this.sink.tool(item.call(status, error), at);
+    this.emitTool(item, status, error, at);
     this.release(item.turn);
+  }
+
+  /** Hands a finished call to the sink, its output as JSON when the sink takes it so and it is kept so. */
+  private emitTool(item: ItemState, status: string, error: string | null, at: Origin): void {
+    const json = this.sink.toolJson && item.outputJson();
+    if (json) this.sink.toolJson?.(item.head(status, error), json, item.output.bytes, at);
+    else this.sink.tool(item.call(status, error), at);
   }
 
   private flush(turn: TurnState, at: Origin): void {
     for (const item of [...turn.items.values()]) {
       turn.items.delete(item.itemId);
       this.items--;
-      this.sink.tool(item.call('incomplete', null), at);
+      this.emitTool(item, 'incomplete', null, at);
     }
     if (turn.message !== undefined) {
       const text = turn.message;

@@ -5,6 +5,7 @@
  * literal, for a bash output's trailer read without decoding all of it.
  */
 import { LineRecord, type EventRecord } from '../jsonl.js';
+import { Transcoder } from './canonical.js';
 import { decodeLiteral, ParsedFields, WireFields, type EventFields, type Key } from './wire.js';
 
 /**
@@ -13,15 +14,18 @@ import { decodeLiteral, ParsedFields, WireFields, type EventFields, type Key } f
  */
 export class FieldReader {
   private readonly wire = new WireFields();
+  private readonly transcoder = new Transcoder();
 
   /**
    * Proves the line a valid event while reading all of it (Core.proves);
    * false when it is not proven (then parse it). The read serves the calls
    * for this record that follow; `decode` is a string member decoded now,
-   * its decode its proof (WireFields.prove).
+   * its decode its proof (WireFields.prove); `as` json: it is rewritten
+   * as JSON instead where it can be (WireFields.json); `as` size: only its
+   * text's bytes are counted (WireFields.measured).
    */
-  prove(rec: LineRecord, decode?: Key): boolean {
-    return this.wire.prove(rec, decode);
+  prove(rec: LineRecord, decode?: Key, as: 'text' | 'json' | 'size' = 'text'): boolean {
+    return this.wire.prove(rec, decode, as === 'text' ? undefined : this.transcoder, as === 'size');
   }
 
   /** Every field of the record. */

@@ -28,6 +28,7 @@ import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
 import { containerEnd, stringLiteralEnd } from '../scan.js';
 import { isJsonObject } from '../validate.js';
+import { TRANSCODED, UNSUPPORTED, type Transcoder } from './canonical.js';
 
 const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b] as const;
 
@@ -350,6 +351,12 @@ export class WireFields implements EventFields {
   /** The member decoded while proving (-1: none), and its text. */
   private decodedAt = -1;
   private decodedText = '';
+  /** While proving: where the `decode` member goes as JSON (./canonical.ts) rather than decoded, if anywhere. */
+  private transcoder: Transcoder | undefined;
+  /** The member the transcoder holds (-1: none). */
+  private transcodedAt = -1;
+  /** The transcoder only measures (see {@link measured}). */
+  private measuring = false;
   private source: Buffer = Buffer.alloc(0);
   private count = 0;
   /** Members were kept from the line's end (a tail read). */
@@ -374,10 +381,14 @@ export class WireFields implements EventFields {
    * `decode`: a string member the caller will decode anyway (a delta's
    * text). It is decoded now instead of judged byte by byte, and the decode
    * is its proof (JSON.parse of the literal, or a control-byte test of plain
-   * text): its bytes are looked at once, natively, not twice.
+   * text): its bytes are looked at once, natively, not twice. With a
+   * `transcoder`, it is rewritten there as JSON instead (see {@link json}),
+   * that pass its proof; decoded as above when it cannot be.
    */
-  prove(rec: LineRecord, decode?: Key): boolean {
+  prove(rec: LineRecord, decode?: Key, transcoder?: Transcoder, measure = false): boolean {
     this.decode = decode;
+    this.transcoder = transcoder;
+    this.measuring = measure;
     const walked = this.walk(rec, true);
     this.decode = undefined;
     if (!walked) return false;
@@ -422,11 +433,23 @@ export class WireFields implements EventFields {
    */
   private decodeMember(source: Buffer, open: number, limit: number, fenced: boolean): number {
     const close = stringLiteralEnd(source, open, limit);
+    if (close < 0) return -1;
     if (close - open > MAX_DECODED_IN_PROOF) {
       const end = provenStringEnd(source, open, limit, fenced);
       return end < 0 ? -1 : end + 1;
     }
-    const text = close < 0 ? undefined : decodeLiteral(source, open, close);
+    const transcoder = this.transcoder;
+    const made = transcoder === undefined ? UNSUPPORTED : this.measuring ? transcoder.measure(source, open, close) : transcoder.run(source, open, close);
+    if (made === TRANSCODED) {
+      this.transcodedAt = this.count;
+      return close + 1;
+    }
+    if (this.measuring && made === UNSUPPORTED) {
+      // Never decoded (its reader counts it from the bytes): judged by them.
+      const end = provenStringEnd(source, open, limit, fenced);
+      return end < 0 ? -1 : end + 1;
+    }
+    const text = made === UNSUPPORTED ? decodeLiteral(source, open, close) : undefined;
     if (text === undefined) return -1;
     this.decodedAt = this.count;
     this.decodedText = text;
@@ -438,6 +461,7 @@ export class WireFields implements EventFields {
     this.rec = rec;
     this.whole = undefined;
     this.decodedAt = -1;
+    this.transcodedAt = -1;
     this.source = rec.source;
     this.count = 0;
     return rec;
@@ -524,6 +548,21 @@ export class WireFields implements EventFields {
     if (i < 0) return undefined;
     const open = this.valueOpen[i] ?? 0;
     return this.source[open] === QUOTE ? { open, close: (this.valueClose[i] ?? 0) - 1, source: this.source } : undefined;
+  }
+
+  /**
+   * The transcoder holding the field's value as JSON, when the proof that
+   * read this line put it there; else undefined (read it with {@link string}).
+   */
+  json(field: Key): Transcoder | undefined {
+    const i = this.transcodedAt;
+    return i >= 0 && !this.measuring && this.find(field) === i ? this.transcoder : undefined;
+  }
+
+  /** The UTF-8 bytes of the field's text when the proof that read this line measured it; else undefined. */
+  measured(field: Key): number | undefined {
+    const i = this.transcodedAt;
+    return i >= 0 && this.measuring && this.find(field) === i ? this.transcoder?.decodedBytes : undefined;
   }
 
   string(field: Key): string | undefined {

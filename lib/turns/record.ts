@@ -170,8 +170,19 @@ export function turnHeader(threadId: string, turnId: string, end: TurnEnd | unde
 
 /** The header of a record with embedded events, and how many did not fit. */
 export function eventsHeader(h: TurnHeader, dropped: number): TurnHeader & { events_dropped: number } {
-  // The header's own keys first, in its order: the record's JSON key order is part of the output.
-  return { ...h, events_dropped: dropped };
+  // The header's own keys first, in its order: the record's JSON key order is part of the output (spelled out, see summary()).
+  return {
+    type: h.type,
+    thread_id: h.thread_id,
+    turn_id: h.turn_id,
+    status: h.status,
+    error: h.error,
+    reason: h.reason,
+    awaiting_auto_continuation: h.awaiting_auto_continuation,
+    trace_path: h.trace_path,
+    subagent: h.subagent,
+    events_dropped: dropped,
+  };
 }
 
 /** Counts by type as an object in first-seen order (a type named __proto__ is just a key). */

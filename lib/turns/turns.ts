@@ -112,8 +112,18 @@ class OpenTurn {
 
   summary(end: TurnEnd | undefined, subagent: boolean): TurnRecord {
     const h = turnHeader(this.threadId, this.turnId, end, subagent);
+    // The header's keys first, in its order (the output's key order), one by
+    // one: V8 builds an object with a spread (`...h`) here some hundred times slower.
     const record: TurnRecord = {
-      ...h, // the header's keys first, in its order (the output's key order)
+      type: h.type,
+      thread_id: h.thread_id,
+      turn_id: h.turn_id,
+      status: h.status,
+      error: h.error,
+      reason: h.reason,
+      awaiting_auto_continuation: h.awaiting_auto_continuation,
+      trace_path: h.trace_path,
+      subagent: h.subagent,
       message: this.message?.message ?? null,
       message_source: this.message?.source ?? null,
       tool_calls: this.toolCalls,
