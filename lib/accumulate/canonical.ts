@@ -44,8 +44,8 @@ const HEX_DIGITS = Buffer.from('0123456789abcdef');
 /** Bodies up to this many bytes are copied by a loop (see {@link Transcoder.copyBody}). */
 const SHORT_COPY = 512;
 
-/** The value of the four hex digits at `at`, or -1. */
-function hex4(source: Buffer, at: number): number {
+/** The value of the four hex digits at `at`, or -1 (also wire.ts's `\u` decoding). */
+export function hex4(source: Buffer, at: number): number {
   let value = 0;
   for (let k = at; k < at + 4; k++) {
     const byte = source[k] ?? 0;

@@ -28,7 +28,7 @@ import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
 import { containerEnd, stringLiteralEnd } from '../scan.js';
 import { isJsonObject } from '../validate.js';
-import { TRANSCODED, UNSUPPORTED, type Transcoder } from './canonical.js';
+import { hex4, TRANSCODED, UNSUPPORTED, type Transcoder } from './canonical.js';
 
 const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b] as const;
 
@@ -101,18 +101,6 @@ export function decodeLiteral(source: Buffer, open: number, close: number): stri
 }
 
 const CONTROL = /[\u0000-\u001f]/;
-
-/** The value of the four hex digits at `at`, or -1. */
-function hex4(body: Buffer, at: number): number {
-  let value = 0;
-  for (let k = at; k < at + 4; k++) {
-    const byte = body[k] ?? 0;
-    const digit = byte >= 0x30 && byte <= 0x39 ? byte - 0x30 : byte >= 0x61 && byte <= 0x66 ? byte - 0x57 : byte >= 0x41 && byte <= 0x46 ? byte - 0x37 : -1;
-    if (digit < 0) return -1;
-    value = value * 16 + digit;
-  }
-  return value;
-}
 
 /** Bytes an escape at `at` of `body` saves against its decoded UTF-8, and its length; undefined when it is not a JSON escape. */
 function escapeSaving(body: Buffer, at: number): { saves: number; length: number } | undefined {
