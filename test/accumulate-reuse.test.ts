@@ -179,3 +179,45 @@ t.test('AsciiText decodes ASCII literals as JSON.parse does, and refuses the res
   t.equal(ascii.decode(first, 0, first.length - 1)?.toString('latin1'), 'aaaa\naaaa');
   t.equal(ascii.decode(second, 0, second.length - 1)?.toString('latin1'), 'b\tb');
 });
+
+t.test("a bash twin's output is proven by comparing it with its tool output's: only the same bytes pass unread", async (t) => {
+  const ids = '"item_id":"i1","thread_id":"th","turn_id":"tu"';
+  const tool = (delta: string) => `{"delta":"${delta}",${ids},"type":"tool_output_delta"}`;
+  const twin = (delta: string) => `{"command":"ls","delta":"${delta}",${ids},"name":"bash","type":"command_output_delta"}`;
+  const text = 'line one\\nExit code 2\\n';
+  const lines = [
+    '{"arguments":"{}",' + ids + ',"name":"bash","type":"tool_started"}',
+    tool(text),
+    twin(text), // the same bytes: valid as the tool's
+    twin(`${text}\u0001`), // the same start, then a raw control byte: not valid JSON
+    twin('line one\\qExit'), // a bad escape where the tool's had a good one
+    twin(text.slice(0, -2)), // a prefix of the tool's text: valid, judged by its bytes
+    tool('x\u0002'), // not valid: not remembered, the last valid one stays
+    twin(text),
+    '{' + ids + ',"name":"bash","status":"completed","type":"tool_completed"}',
+  ];
+  const input = `${lines.join('\n')}\n`;
+  // Which lines JSON.parse refuses: the independent oracle of what is reported.
+  const refused = lines.flatMap((line, k) => {
+    try {
+      JSON.parse(line);
+      return [];
+    } catch {
+      return [k + 1];
+    }
+  });
+  t.same(refused, [4, 5, 7]);
+  for (const spec of [accumulate, turns]) {
+    const r = await runIn(spec, [], input);
+    t.same(
+      [...r.stderr.matchAll(/<stdin>:(\d+): not valid JSON/g)].map((m) => Number(m[1])),
+      refused,
+      `${spec.name}: exactly the invalid lines are reported`,
+    );
+    t.equal(r.code, 1);
+  }
+  const r = await runIn(accumulate, [], input);
+  const call = JSON.parse(r.stdout.trim().split('\n')[0] ?? '{}') as { output?: string; exit_code?: number };
+  t.equal(call.output, 'line one\nExit code 2\n', 'the output is the tool deltas that were valid');
+  t.equal(call.exit_code, 2);
+});

@@ -163,6 +163,9 @@ const F = {
   command: key('command'),
   processId: key('process_id'),
 };
+/** How a piece's output is proven (WireFields.prove): a tool output remembered, a twin's compared with it. */
+const KEEP = { keep: true };
+const SAME = { keep: false, same: F.delta };
 /** The ids of a piece, read from the line's end. */
 const ITEM_IDS = [F.thread, F.turn, F.item];
 const TURN_IDS = [F.thread, F.turn];
@@ -386,7 +389,9 @@ export class Accumulator {
     const type = rec.type;
     // Message text and kept tool output are written as JSON again: kept so, never decoded.
     // Output counted, not kept (wuu-turns): its size is counted in the proof.
-    return this.reader.prove(rec, this.decodes(type), type !== 'tool_output_delta' || this.maxOutput > 0 ? 'json' : 'size');
+    // A tool output's text is remembered, and a bash twin's compared with it: judged by one native compare.
+    const remember = type === 'tool_output_delta' ? KEEP : type === 'command_output_delta' ? SAME : undefined;
+    return this.reader.prove(rec, this.decodes(type), type !== 'tool_output_delta' || this.maxOutput > 0 ? 'json' : 'size', remember);
   }
 
   /** The member of a line of `type` the accumulator decodes whatever else it holds, if any. */
