@@ -191,6 +191,7 @@ t.test("a bash twin's output is proven by comparing it with its tool output's: o
     twin(text), // the same bytes: valid as the tool's
     twin(`${text}\u0001`), // the same start, then a raw control byte: not valid JSON
     twin('line one\\qExit'), // a bad escape where the tool's had a good one
+    twin(text.replace('\\n', '\u0001X')), // the same length, a raw control byte inside
     twin(text.slice(0, -2)), // a prefix of the tool's text: valid, judged by its bytes
     tool('x\u0002'), // not valid: not remembered, the last valid one stays
     twin(text),
@@ -206,7 +207,7 @@ t.test("a bash twin's output is proven by comparing it with its tool output's: o
       return [k + 1];
     }
   });
-  t.same(refused, [4, 5, 7]);
+  t.same(refused, [4, 5, 6, 8]);
   for (const spec of [accumulate, turns]) {
     const r = await runIn(spec, [], input);
     t.same(
