@@ -219,20 +219,7 @@ export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): bool
   // A line followed by a fence (its newline in the input chunk) is read by the
   // fenced reader; anything it does not prove goes to the table machine,
   // which has the last word (the fenced reader never accepts more than it).
-  if (end < buf.length && FENCE[buf[end] ?? 0] === 1) {
-    let k = start;
-    while (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0d) k++;
-    if (buf[k] === OPEN_OBJECT) {
-      k = fencedObjectEnd(buf, k);
-      if (k >= 0) {
-        while (k < end && (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0a || buf[k] === 0x0d)) k++;
-        if (k === end) {
-          typeValueAt = fencedType;
-          return true;
-        }
-      }
-    }
-  }
+  if (end < buf.length && FENCE[buf[end] ?? 0] === 1 && fencedObject(buf, start, end)) return true;
   return tableObject(buf, start, end);
 }
 
@@ -549,6 +536,26 @@ function fencedObjectEnd(buf: Uint8Array, at: number): number {
       depth--;
     }
   }
+}
+
+/**
+ * The fenced reader's verdict on `buf[start..end)`, whose next byte
+ * `buf[end]` must be a fence (a control byte but a tab or a carriage return):
+ * true when it proves the span one JSON object, surrounding whitespace aside
+ * (and sets {@link typeValueAt}); false when the span is invalid or is one it
+ * leaves to the table machine (a raw newline anywhere in it, a top-level key
+ * spelled with escapes). Exported for the tests that hold it to the table machine.
+ */
+export function fencedObject(buf: Uint8Array, start: number, end: number): boolean {
+  let k = start;
+  while (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0d) k++;
+  if (buf[k] !== OPEN_OBJECT) return false;
+  k = fencedObjectEnd(buf, k);
+  if (k < 0) return false;
+  while (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0d) k++;
+  if (k !== end) return false;
+  typeValueAt = fencedType;
+  return true;
 }
 
 /** How many lines the last {@link validEventLines} call proved. */
