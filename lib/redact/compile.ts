@@ -110,6 +110,30 @@ function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, entries: 
  * first use: a run meets a few of the hundreds of rules, and reading every
  * pattern up front was most of the start-up.
  */
+/**
+ * Whether a partial refuses an ASCII letter or digit right before where it
+ * is tried, its anchor: a built-in tried at its anchor only (reach 0) whose
+ * pattern starts with such a lookbehind that holds for the whole pattern
+ * (no top-level alternation after it).
+ */
+export function edgePartial(spec: Spec): boolean {
+  const source = spec.partial;
+  if (!spec.builtin || spec.compiledPartial !== undefined || (spec.partialReach ?? 0) !== 0 || source === undefined) return false;
+  if (!/^\(\?<!\[A-Za-z0-9[^\]\\]*\]\)/.test(source)) return false;
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return false;
+  }
+  return true;
+}
+
 function nativeRule(spec: Spec, sticky: boolean): Compiled {
   let re: RegExp | undefined;
   // The raw prefilter's checks only ask whether a rule matches: without `d`, V8 builds no indices.
@@ -551,7 +575,7 @@ export function buildRules(specs: readonly Spec[]): Built {
   const prefixes = new Map<string, Array<[string, number[]]>>();
   const dispatchEntries = new Map<string, [string, number[]]>();
   const freePartials: Array<(text: string, from: number) => number> = [];
-  const anchorIndexes = new Map<string, { indexes: number[]; long: boolean }>();
+  const anchorIndexes = new Map<string, { indexes: number[]; long: boolean; edge: boolean }>();
   let fallbackHold = 0;
   let freeReach = 0;
   for (const spec of specs) {
@@ -572,9 +596,10 @@ export function buildRules(specs: readonly Spec[]): Built {
     const index = partials.length - 1;
     for (const anchor of anchors) {
       let entry = anchorIndexes.get(anchor);
-      if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false }));
+      if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false, edge: true }));
       if (!entry.indexes.includes(index)) entry.indexes.push(index);
       entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
+      entry.edge &&= edgePartial(spec);
       for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, dispatchEntries, anchor.slice(0, k), index);
     }
   }
@@ -591,7 +616,8 @@ export function buildRules(specs: readonly Spec[]): Built {
     rawTest: all ? new Automaton(raw) : undefined,
     rawPatterns: raw,
     partials,
-    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text]) => ({ text }))) : undefined,
+    // `edge`: the quiet-tail reader (clearTail) passes over an anchor glued to a word, as every partial it leads refuses that.
+    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text, { edge }]) => ({ text, edge }))) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),
     longAnchor: Uint8Array.from(anchorList.map(([, { long }]) => (long ? 1 : 0))),
     prefixes,

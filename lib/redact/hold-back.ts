@@ -104,15 +104,35 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
   if (last === UNCLEAR) return false;
   if (tables.email && (last === 0x40 || isLocal(last))) return false;
   if (tables.freePartials.length === 0) return true;
-  // Free partials (built-ins, bounded) decide on the last `freeReach` characters: the last bytes
-  // that hold them (at most 6 per character), cut outside any escape or UTF-8 sequence.
-  let cut = Math.max(start, end - 6 * tables.freeReach - 8);
-  while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
-  const text = plainText(raw, cut, end);
+  const text = freeText(raw, start, end, tables.freeReach);
   if (text === undefined) return false;
-  if (cut > start && text.length < tables.freeReach) return false;
   for (const free of tables.freePartials) if (free(text, 0) < text.length) return false;
   return true;
+}
+
+/**
+ * The end of the JSON string body `raw[start, end)` that decides every free
+ * partial: its last `reach` characters at least (a match runs to the end and
+ * looks at most `reach` characters back), or all of it; undefined when it
+ * cannot be read. Most tails are plain ASCII: their last `reach` bytes, with
+ * nothing decoded; otherwise the last bytes that hold them (at most 6 per
+ * character), cut outside any escape or UTF-8 sequence, decoded.
+ */
+function freeText(raw: Buffer, start: number, end: number, reach: number): string | undefined {
+  const plainFrom = Math.max(start, end - reach);
+  let at = end;
+  while (at > plainFrom && raw[at - 1]! >= 0x20 && raw[at - 1]! < 0x7f && raw[at - 1] !== 0x5c && raw[at - 1] !== 0x22) at--;
+  // No escape may begin in the 5 bytes before the cut (its letters would be read as text).
+  if (at === plainFrom) {
+    let k = plainFrom;
+    while (k > Math.max(start, plainFrom - 6) && raw[k - 1] !== 0x5c) k--;
+    if (k === start || raw[k - 1] !== 0x5c) return raw.toString('latin1', plainFrom, end);
+  }
+  let cut = Math.max(start, end - 6 * reach - 8);
+  while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
+  const text = plainText(raw, cut, end);
+  if (text === undefined || (cut > start && text.length < reach)) return undefined;
+  return text;
 }
 
 /**
