@@ -23,7 +23,7 @@ import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
 import { FAMILIES, type WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
-import { topLevelString } from '../scan.js';
+import { topLevelString, topLevelStringSpan } from '../scan.js';
 import { escapeControls } from '../text.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
 import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
@@ -138,6 +138,9 @@ export function deltaTail(raw: Buffer, bytes: number, bounds = deltaBounds(raw))
     return topLevelString(raw, 'delta');
   }
 }
+
+/** A string literal's body (inside its quotes), from the quotes' indexes. */
+const bodyOf = (span: [number, number] | undefined): [number, number] | undefined => (span === undefined ? undefined : [span[0] + 1, span[1]]);
 
 /** Whether a raw line was written with Go's HTML escaping (no literal `<`, `>`, `&`). */
 function goStyle(raw: Buffer | undefined): boolean {
@@ -384,7 +387,7 @@ export function createRedact(options: RedactOptions = {}): Core {
   const passClean = (rec: EventRecord, raw: Buffer, delta: boolean, emit: Emit): boolean => {
     if (delta) {
       // Without a long anchor, most pieces are judged on their raw tail bytes (quietTail), nothing decoded.
-      const bounds = deltaBounds(raw);
+      const bounds = deltaBounds(raw) ?? bodyOf(topLevelStringSpan(raw, 'delta'));
       if (engine.longAnchors || bounds === undefined || !quietTail(engine, raw, bounds[0], bounds[1])) {
         // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
         const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000, bounds);
