@@ -77,6 +77,12 @@ export interface Piece {
   inPlace?: (spans: readonly Span[]) => string;
   /** The output for the piece with this delta literal (the original record when nothing changed). */
   finish: (literal: string) => Output;
+  /**
+   * The output for the piece with spans of `text` patched into its delta in
+   * place (it may move the spans): what `finish(inPlace(spans))` gives, made
+   * without the literal's text (./line-bytes.ts).
+   */
+  patched?: (spans: readonly Span[]) => Output;
   go: boolean;
   /** Rule names found in the other fields. */
   hits: string[];
@@ -268,6 +274,11 @@ export class DeltaStreams {
       for (const span of spans) {
         span.start -= from;
         span.end -= from;
+      }
+      if (spans.length > 0 && piece.patched !== undefined) {
+        item.entry.out = piece.patched(spans);
+        item.entry.ready = true;
+        return;
       }
       literal = spans.length === 0 ? piece.literal : piece.inPlace ? piece.inPlace(spans) : encodeDelta(applySpans(piece.text, spans), piece.go);
     } else {
