@@ -33,7 +33,7 @@ import { holdPoint, quietTail } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
-import { patchedBytes } from './line-bytes.js';
+import { literalPatcher, patchedBytes } from './line-bytes.js';
 import { Allowlist, fingerprint } from './allow.js';
 import { DEFAULT_SALT as SALT } from './placeholders.js';
 import type { Span } from './engine.js';
@@ -229,7 +229,8 @@ class Redaction {
     this.check = options.check === true;
     this.tally = new Tally(this.check, options.log ?? (() => {}), options.salt ?? SALT, options.findings);
     const engine = this.engine;
-    this.streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), this.tally.record.bind(this.tally), !this.check);
+    // Windows over big pieces only without --report-path: it reports each finding of a whole scan.
+    this.streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), this.tally.record.bind(this.tally), !this.check, options.findings === undefined);
   }
 
   /**
@@ -344,6 +345,11 @@ class Redaction {
           const raw = pushing ? rec.raw : undefined;
           const bytes = patchedBytes(raw ?? Buffer.from(src), src, ranges, go);
           return bytes === undefined ? finish(applyRange(src, ds, de, spans, go)) : new LineRecord(bytes, where.file, where.line);
+        },
+        patcher: () => {
+          const literal = { start: ds, end: de, rawOf: (i: number) => view.rawOf(i), length: view.text.length };
+          const line = literalPatcher((pushing ? rec.raw : undefined) ?? Buffer.from(src), src, literal, patches, go);
+          return line && { add: (spans, to) => line.add(spans, to), finish: () => new LineRecord(line.done(), where.file, where.line) };
         },
       },
       emit,
