@@ -33,6 +33,7 @@ import { holdPoint, quietTail } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
+import { literalPatcher, patchedBytes } from './line-bytes.js';
 import { Allowlist, fingerprint } from './allow.js';
 import { DEFAULT_SALT as SALT } from './placeholders.js';
 import type { Span } from './engine.js';
@@ -231,7 +232,8 @@ class Redaction {
     this.check = options.check === true;
     this.tally = new Tally(this.check, options.log ?? (() => {}), options.salt ?? SALT, options.findings);
     const engine = this.engine;
-    this.streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), this.tally.record.bind(this.tally), !this.check);
+    // Windows over big pieces only without --report-path: it reports each finding of a whole scan.
+    this.streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), this.tally.record.bind(this.tally), !this.check, options.findings === undefined);
   }
 
   /**
@@ -283,7 +285,10 @@ class Redaction {
       streams.out(streams.idle ? rec : lineOut(text, rec), emit);
       return;
     }
-    streams.out(lineOut(applyPatches(text, patches, goStyle(rec.raw)), rec), emit);
+    const go = goStyle(rec.raw);
+    // The line's own bytes patched, when the text is theirs (not censored, not re-serialized).
+    const bytes = rec.raw !== undefined && text === src && !censored ? patchedBytes(rec.raw, text, [{ from: 0, to: text.length, patches }], go) : undefined;
+    streams.out(bytes === undefined ? lineOut(applyPatches(text, patches, go), rec) : new LineRecord(bytes, rec.file, rec.line), emit);
   }
 
   /** Releases the delta streams that this event ends (a turn's or item's end). */
@@ -310,7 +315,18 @@ class Redaction {
     const after = applyRange(src, de, src.length, patches, go);
     const original = src.slice(ds, de);
     let immediate = this.streams.idle; // written during this call: the record itself may go out
+    // The record's bytes may be a view of a chunk reused after this call: a
+    // piece released later is patched in the bytes of its text, encoded again.
+    let pushing = true;
     const where = { file: rec.file, line: rec.line };
+    // Spans of the decoded delta to offsets in the line's text.
+    const toSource = (spans: readonly Span[]): void => {
+      for (const span of spans) {
+        span.start = view.rawOf(span.start);
+        span.end = view.rawOf(span.end);
+      }
+    };
+    const finish = (out: string): EventRecord => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where));
     this.streams.push(
       streamKey(idsOf(rec)),
       {
@@ -322,17 +338,27 @@ class Redaction {
         found: patches,
         where,
         inPlace: (spans) => {
-          for (const span of spans) {
-            span.start = view.rawOf(span.start);
-            span.end = view.rawOf(span.end);
-          }
+          toSource(spans);
           return applyRange(src, ds, de, spans, go);
         },
-        finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
+        finish,
+        patched: (spans) => {
+          toSource(spans);
+          const ranges = [{ from: 0, to: ds, patches }, { from: ds, to: de, patches: spans }, { from: de, to: src.length, patches }];
+          const raw = pushing ? rec.raw : undefined;
+          const bytes = patchedBytes(raw ?? Buffer.from(src), src, ranges, go);
+          return bytes === undefined ? finish(applyRange(src, ds, de, spans, go)) : new LineRecord(bytes, where.file, where.line);
+        },
+        patcher: () => {
+          const literal = { start: ds, end: de, rawOf: (i: number) => view.rawOf(i), length: view.text.length };
+          const line = literalPatcher((pushing ? rec.raw : undefined) ?? Buffer.from(src), src, literal, patches, go);
+          return line && { add: (spans, to) => line.add(spans, to), finish: () => new LineRecord(line.done(), where.file, where.line) };
+        },
       },
       emit,
     );
     immediate = false;
+    pushing = false;
     return true;
   }
 
