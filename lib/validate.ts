@@ -159,16 +159,18 @@ const PLAIN = new Uint8Array(256);
 for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
 
 /**
- * Whether any of the four bytes of `word` ends a run of plain string text: a
- * quote, a backslash or a control byte (< 0x20). Bit tricks on 32 bits (the
- * classic "has a zero byte" test on the word XORed with each byte sought, and
- * "has a byte below 0x20"), exact for "any": string text is skipped four
- * bytes per step, which measured a quarter faster than one byte per step.
+ * The bytes of `word` (four bytes of string text, little-endian) that may end
+ * a run of plain text, as their high bits (& 0x80808080): a quote, a
+ * backslash or a control byte (< 0x20). Bit tricks on 32 bits (the classic
+ * "has a zero byte" test on the word XORed with each byte sought, and "has a
+ * byte below 0x20"): a borrow may mark a plain byte above a special one, never
+ * when there is none, so the test is exact for "any" (bytes 0x80 and up are
+ * plain: a high bit set in the word clears its mark).
  */
-function endsPlainRun(word: number): boolean {
+function plainRunEnds(word: number): number {
   const quote = word ^ 0x22222222;
   const backslash = word ^ 0x5c5c5c5c;
-  return ((((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash) | ((word - 0x20202020) & ~word)) & 0x80808080) !== 0;
+  return ((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash) | ((word - 0x20202020) & ~word);
 }
 
 /** A DataView on the bytes last validated, kept while they are the same memory (a chunk's lines share one). */
@@ -214,6 +216,15 @@ for (const b of [0x7b, 0x2c, 0x20, 0x09, 0x0a, 0x0d]) OPENS_KEY[b] = 1;
  * recursion, whatever the nesting depth. Also sets {@link typeValueAt}.
  */
 export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): boolean {
+  // A line followed by a fence (its newline in the input chunk) is read by the
+  // fenced reader; anything it does not prove goes to the table machine,
+  // which has the last word (the fenced reader never accepts more than it).
+  if (end < buf.length && FENCE[buf[end] ?? 0] === 1 && fencedObject(buf, start, end)) return true;
+  return tableObject(buf, start, end);
+}
+
+/** {@link isJsonObject} by the table machine: any span, fenced or not. */
+function tableObject(buf: Uint8Array, start: number, end: number): boolean {
   const table = TABLE;
   const plain = PLAIN;
   const hex = HEX;
@@ -328,151 +339,259 @@ export function isJsonObject(buf: Uint8Array, start = 0, end = buf.length): bool
   return true;
 }
 
-/** The table of {@link validEventLines}: a newline ends a line in S_END and is an error anywhere else. */
-const A_LINE_END = 73;
-const LINES_TABLE = TABLE.slice();
-for (let state = 0; state < STATES; state++) LINES_TABLE[state * 256 + 0x0a] = state === S_END ? A_LINE_END : A_ERR;
+// The fenced reader: what proves lines on the fast path. It reads an object
+// whose line is followed by a fence byte (a control byte that is not a tab
+// or a carriage return: the newline after a line in its chunk), which no
+// token takes, so no read tests a bound. It accepts exactly what the table
+// machine accepts except where it gives up (a raw newline inside the line, a
+// top-level key spelled with escapes): then the table machine decides. Each
+// value is told by its first byte, nesting lives in the same byte stack (no
+// recursion), and string text is skipped eight bytes a step. Bytes 0x80 and
+// up are string text as they are, as for the table machine: JSON.parse sees
+// an invalid UTF-8 sequence as U+FFFD, so a line that has one is valid.
+
+const NEWLINE = 0x0a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const F = 0x66;
+const N = 0x6e;
+const R = 0x72;
+const L = 0x6c;
+const S = 0x73;
+const A = 0x61;
+
+/** Bytes that fence a line for the fenced reader: control bytes but the two it skips as whitespace. */
+const FENCE = new Uint8Array(256);
+for (let b = 0; b < 0x20; b++) FENCE[b] = b === 0x09 || b === 0x0d ? 0 : 1;
+
+/** Decimal digits, for numbers. */
+const DIGIT = new Uint8Array(256);
+for (const ch of DIGITS) DIGIT[code(ch)] = 1;
+
+/** Where the last fenced object's top-level `type` string starts (its quote), or -1: as {@link typeValueAt}. */
+let fencedType = -1;
+
+/** Whether the last {@link stringEnd} met an escape (a key spelled with one may still say `type`). */
+let sawEscape = false;
+
+/**
+ * The end of a string whose text starts at `k` (just past its opening quote):
+ * the offset just past its closing quote, or -1 (a control byte, the fence
+ * among them, or a bad escape). String text is most of an event's bytes: it
+ * is read eight bytes a step as two 32-bit words ({@link plainRunEnds}), and
+ * the first special byte of a word is found from its lowest mark (a borrow
+ * only marks bytes above a special one), so no byte is looked at twice.
+ * `base` is the buffer's offset in its memory, `last8` the last offset with
+ * eight bytes of the buffer from it.
+ */
+function stringEnd(buf: Uint8Array, words: DataView, base: number, last8: number, k: number): number {
+  for (;;) {
+    let byte: number;
+    if (k <= last8) {
+      const lo = plainRunEnds(words.getInt32(base + k, true)) & 0x80808080;
+      if (lo !== 0) k += (31 - Math.clz32(lo & -lo)) >> 3;
+      else {
+        const hi = plainRunEnds(words.getInt32(base + k + 4, true)) & 0x80808080;
+        if (hi === 0) {
+          k += 8;
+          continue;
+        }
+        k += 4 + ((31 - Math.clz32(hi & -hi)) >> 3);
+      }
+      byte = buf[k] ?? 0;
+    } else {
+      // The buffer's last bytes: one at a time, to the fence at the latest.
+      byte = buf[k] ?? 0;
+      while (PLAIN[byte] === 1) byte = buf[++k] ?? 0;
+    }
+    if (byte === QUOTE) return k + 1;
+    if (byte !== BACKSLASH) return -1;
+    sawEscape = true;
+    const after = buf[k + 1] ?? 0;
+    if (after === U) {
+      // The fence is no hex digit: these reads stop at the line's end.
+      if (HEX[buf[k + 2] ?? 0] === 0 || HEX[buf[k + 3] ?? 0] === 0 || HEX[buf[k + 4] ?? 0] === 0 || HEX[buf[k + 5] ?? 0] === 0) return -1;
+      k += 6;
+    } else if (SHORT_ESCAPE[after] === 1) k += 2;
+    else return -1;
+  }
+}
+
+/** The end of a number starting at `k` (a digit or `-`): strict JSON (no leading zeros, no `1.`), or -1. */
+function numberEnd(buf: Uint8Array, k: number): number {
+  let byte = buf[k] ?? 0;
+  if (byte === MINUS) byte = buf[++k] ?? 0;
+  if (byte === ZERO) byte = buf[++k] ?? 0;
+  else if (DIGIT[byte] === 1) {
+    do byte = buf[++k] ?? 0;
+    while (DIGIT[byte] === 1);
+  } else return -1;
+  if (byte === DOT) {
+    byte = buf[++k] ?? 0;
+    if (DIGIT[byte] === 0) return -1;
+    do byte = buf[++k] ?? 0;
+    while (DIGIT[byte] === 1);
+  }
+  if (byte === E || byte === 0x45) {
+    byte = buf[++k] ?? 0;
+    if (byte === PLUS || byte === MINUS) byte = buf[++k] ?? 0;
+    if (DIGIT[byte] === 0) return -1;
+    do byte = buf[++k] ?? 0;
+    while (DIGIT[byte] === 1);
+  }
+  return k;
+}
+
+/**
+ * An object member's key at `k` (its opening quote, or -1 when there is
+ * none), its colon and the whitespace around: the offset of the member's
+ * value, or -1. At the top level (`depth` 1) a `type` key notes where its
+ * value starts when it is a string; a key spelled with escapes gives up
+ * there (it may spell `type`: the table machine marks it unsure).
+ */
+function memberValue(buf: Uint8Array, words: DataView, base: number, last8: number, k: number, depth: number): number {
+  if (buf[k] !== QUOTE) return -1;
+  const keyStart = k + 1;
+  sawEscape = false;
+  k = stringEnd(buf, words, base, last8, keyStart);
+  if (k < 0 || (sawEscape && depth === 1)) return -1;
+  const isType = depth === 1 && k - keyStart === 5 && buf[keyStart] === T && buf[keyStart + 1] === Y && buf[keyStart + 2] === P && buf[keyStart + 3] === E;
+  let byte = buf[k] ?? 0;
+  while (byte === 0x20 || byte === 0x09 || byte === 0x0d) byte = buf[++k] ?? 0;
+  if (byte !== COLON) return -1;
+  byte = buf[++k] ?? 0;
+  while (byte === 0x20 || byte === 0x09 || byte === 0x0d) byte = buf[++k] ?? 0;
+  // The last `type` member is the one JSON.parse keeps.
+  if (isType) fencedType = byte === QUOTE ? k : -1;
+  return k;
+}
+
+/** The end of `true`, `false` or `null` at `k`, or -1. */
+function wordEnd(buf: Uint8Array, k: number): number {
+  const byte = buf[k];
+  if (byte === T) return buf[k + 1] === R && buf[k + 2] === U && buf[k + 3] === E ? k + 4 : -1;
+  if (byte === F) return buf[k + 1] === A && buf[k + 2] === L && buf[k + 3] === S && buf[k + 4] === E ? k + 5 : -1;
+  if (byte === N) return buf[k + 1] === U && buf[k + 2] === L && buf[k + 3] === L ? k + 4 : -1;
+  return -1;
+}
+
+/**
+ * Reads the fenced object whose `{` is at `at`: the offset just past its
+ * closing brace, or -1 when the fenced reader does not prove it (invalid, or
+ * one of the cases it leaves to the table machine). Sets {@link fencedType}.
+ * A raw newline is no whitespace here: a line holds none (and the fence may be one).
+ */
+function fencedObjectEnd(buf: Uint8Array, at: number): number {
+  const words = viewOf(buf);
+  const base = buf.byteOffset;
+  const last8 = buf.length - 8;
+  let stack = nesting;
+  let depth = 0;
+  let k = at;
+  fencedType = -1;
+  for (;;) {
+    // A value starts at `k`: its first byte tells which.
+    let byte = buf[k] ?? 0;
+    if (byte === QUOTE) k = stringEnd(buf, words, base, last8, k + 1);
+    else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      if (depth === stack.length) {
+        const grown = new Uint8Array(stack.length * 2);
+        grown.set(stack);
+        nesting = stack = grown;
+      }
+      stack[depth++] = byte === OPEN_OBJECT ? OBJECT : ARRAY;
+      byte = buf[++k] ?? 0;
+      while (byte === 0x20 || byte === 0x09 || byte === 0x0d) byte = buf[++k] ?? 0;
+      if (byte === (stack[depth - 1] === OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY)) {
+        k++;
+        depth--;
+      } else {
+        // The first member's value (or the first element) comes next.
+        if (stack[depth - 1] === OBJECT && (k = memberValue(buf, words, base, last8, k, depth)) < 0) return -1;
+        continue;
+      }
+    } else if (DIGIT[byte] === 1 || byte === MINUS) k = numberEnd(buf, k);
+    else k = wordEnd(buf, k);
+    if (k < 0) return -1;
+    // After a value: closing brackets, then a comma and the next value, or the end.
+    for (;;) {
+      if (depth === 0) return k;
+      byte = buf[k] ?? 0;
+      while (byte === 0x20 || byte === 0x09 || byte === 0x0d) byte = buf[++k] ?? 0;
+      const inObject = stack[depth - 1] === OBJECT;
+      if (byte === COMMA) {
+        byte = buf[++k] ?? 0;
+        while (byte === 0x20 || byte === 0x09 || byte === 0x0d) byte = buf[++k] ?? 0;
+        if (inObject && (k = memberValue(buf, words, base, last8, k, depth)) < 0) return -1;
+        break;
+      }
+      if (byte !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return -1;
+      k++;
+      depth--;
+    }
+  }
+}
+
+/**
+ * The fenced reader's verdict on `buf[start..end)`, whose next byte
+ * `buf[end]` must be a fence (a control byte but a tab or a carriage return):
+ * true when it proves the span one JSON object, surrounding whitespace aside
+ * (and sets {@link typeValueAt}); false when the span is invalid or is one it
+ * leaves to the table machine (a raw newline anywhere in it, a top-level key
+ * spelled with escapes). Exported for the tests that hold it to the table machine.
+ */
+export function fencedObject(buf: Uint8Array, start: number, end: number): boolean {
+  let k = start;
+  while (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0d) k++;
+  if (buf[k] !== OPEN_OBJECT) return false;
+  k = fencedObjectEnd(buf, k);
+  if (k < 0) return false;
+  while (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0d) k++;
+  if (k !== end) return false;
+  typeValueAt = fencedType;
+  return true;
+}
 
 /** How many lines the last {@link validEventLines} call proved. */
 export let linesValidated = 0;
 
 /**
  * Proves the whole lines of `buf[from..to)` valid events one after another,
- * in one loop over the bytes (no newline search, no call per line): the
- * runner's fast path for a core that writes every valid line as it came. Each
- * line must be what {@link isJsonEvent} accepts and at most `maxLineBytes`
- * long. `to` must be just past a newline. Returns the offset just past the
- * last line proven before the first one that is not (`from` when the first
- * is not), and sets {@link linesValidated} to their count; the caller reads
- * the line that failed the slow way, and may call again after it.
- *
- * The automaton is isJsonObject's, with a newline as the line's end: the two
- * loops are kept apart because each is the hottest code of its path and one
- * shared loop with a mode test per byte measured slower.
+ * with no newline search: the runner's fast path for a core that writes
+ * every valid line as it came (and, one line at a time, for each line it
+ * copies by type). Each line must be what {@link isJsonEvent} accepts and at
+ * most `maxLineBytes` long. `to` must be just past a newline. Returns the
+ * offset just past the last line proven before the first one that is not
+ * (`from` when the first is not), and sets {@link linesValidated} to their
+ * count; the caller reads the line that failed the slow way, and may call
+ * again after it. Each line's newline fences the fenced reader: a raw
+ * newline is invalid inside a line, and it stops every token there.
  */
-// Over 80 lines: one tight loop is the point (see above); the actions mirror isJsonObject's.
-// long: one hot loop over every byte of a chunk, its state in locals; a split would hand them across a call per byte
 export function validEventLines(buf: Uint8Array, from: number, to: number, maxLineBytes: number): number {
-  const table = LINES_TABLE;
-  const plain = PLAIN;
-  const hex = HEX;
-  const shortEscape = SHORT_ESCAPE;
-  let stack = nesting;
-  let depth = 0;
-  let state = S_START;
-  let typeKey = false;
-  let typeColon = -1;
-  let unsure = false;
-  let lineStart = from;
-  let proven = from;
-  let lines = 0;
   linesValidated = 0;
-  if (to <= from || buf[to - 1] !== 0x0a) return from;
-  const words = viewOf(buf);
-  const base = buf.byteOffset;
-  const last4 = to - 4;
-  // The newline at `to - 1` stops every inner loop: no bounds test per byte.
-  scan: for (let k = from; k < to; k++) {
-    let byte = buf[k] ?? 0;
-    if (state === S_STR) {
-      for (;;) {
-        if (plain[byte] === 1) {
-          // Four bytes a step while they are all plain, then byte by byte.
-          k++;
-          while (k <= last4 && !endsPlainRun(words.getInt32(base + k, true))) k += 4;
-          byte = buf[k] ?? 0;
-          while (plain[byte] === 1) byte = buf[++k] ?? 0;
-        } else if (byte === BACKSLASH) {
-          const after = buf[k + 1] ?? 0;
-          if (after === U) {
-            // A newline is no hex digit: these reads stop at the line's end.
-            if (hex[buf[k + 2] ?? 0] === 0 || hex[buf[k + 3] ?? 0] === 0 || hex[buf[k + 4] ?? 0] === 0 || hex[buf[k + 5] ?? 0] === 0) break;
-            k += 6;
-          } else if (shortEscape[after] === 1) k += 2;
-          else break;
-          byte = buf[k] ?? 0;
-        } else break;
-      }
-      // The producer's compact shape, `...","key":` after a value string in an
-      // object: the next member's key is read right here, not byte by byte
-      // through five states (anything else goes the table's way).
-      if (byte === QUOTE && buf[k + 1] === COMMA && buf[k + 2] === QUOTE && stack[depth - 1] === OBJECT) {
-        let close = k + 3;
-        let b = buf[close] ?? 0;
-        while (plain[b] === 1) b = buf[++close] ?? 0;
-        if (b === QUOTE && buf[close + 1] === COLON) {
-          if (depth === 1 && close - k === 7 && buf[k + 3] === T && buf[k + 4] === Y && buf[k + 5] === P && buf[k + 6] === E) typeColon = close + 1;
-          k = close + 1;
-          state = S_VALUE;
-          continue;
-        }
-      }
-    } else if (state === S_KSTR) {
-      while (plain[byte] === 1) byte = buf[++k] ?? 0;
-    }
-    const next = table[(state << 8) | byte] ?? A_ERR;
-    if (next < ACTION) {
-      state = next;
-      continue;
-    }
-    switch (next) {
-      case A_OPEN_OBJ:
-      case A_OPEN_ARR:
-        if (depth === stack.length) {
-          const grown = new Uint8Array(stack.length * 2);
-          grown.set(stack);
-          nesting = stack = grown;
-        }
-        if (next === A_OPEN_OBJ) {
-          stack[depth++] = OBJECT;
-          state = S_KEY_OR_CLOSE;
-        } else {
-          stack[depth++] = ARRAY;
-          state = S_VALUE_OR_CLOSE;
-        }
-        break;
-      case A_CLOSE_OBJ:
-      case A_CLOSE_ARR:
-        if (depth === 0 || stack[depth - 1] !== (next === A_CLOSE_OBJ ? OBJECT : ARRAY)) break scan;
-        depth--;
-        state = depth === 0 ? S_END : S_AFTER;
-        break;
-      case A_COMMA:
-        state = stack[depth - 1] === OBJECT ? S_KEY : S_VALUE;
-        break;
-      case A_KEY_END:
-        if (depth === 1) typeKey = buf[k - 1] === E && buf[k - 2] === P && buf[k - 3] === Y && buf[k - 4] === T && buf[k - 5] === QUOTE && k - 6 >= lineStart && OPENS_KEY[buf[k - 6] ?? 0] === 1;
-        state = S_COLON;
-        break;
-      case A_KEY_END_ESCAPED:
-        if (depth === 1) unsure = true;
-        state = S_COLON;
-        break;
-      case A_COLON:
-        if (depth === 1 && typeKey) {
-          typeColon = k;
-          typeKey = false;
-        }
-        state = S_VALUE;
-        break;
-      case A_LINE_END: {
-        // A valid object: an event when its (last) top-level type is a string.
-        if (unsure || typeColon < 0 || k - lineStart > maxLineBytes) break scan;
-        let at = typeColon + 1;
-        while (buf[at] === 0x20 || buf[at] === 0x09 || buf[at] === 0x0d) at++;
-        if (buf[at] !== QUOTE) break scan;
-        lines++;
-        proven = lineStart = k + 1;
-        state = S_START;
-        typeColon = -1;
-        break;
-      }
-      default:
-        break scan;
-    }
+  if (to <= from || buf[to - 1] !== NEWLINE) return from;
+  let lineStart = from;
+  let lines = 0;
+  while (lineStart < to) {
+    let k = lineStart;
+    while (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0d) k++;
+    if (buf[k] !== OPEN_OBJECT) break;
+    k = fencedObjectEnd(buf, k);
+    if (k < 0) break;
+    while (buf[k] === 0x20 || buf[k] === 0x09 || buf[k] === 0x0d) k++;
+    // An event: its (last) top-level type is a string, and the line is within the cap.
+    if (buf[k] !== NEWLINE || fencedType < 0 || k - lineStart > maxLineBytes) break;
+    lines++;
+    lineStart = k + 1;
   }
   linesValidated = lines;
-  return proven;
+  return lineStart;
 }
 
 /**

@@ -73,6 +73,9 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
   const [plain, learned, none, noPartial, wide] = ['default', 'learned', 'paths none', 'user rule without partial', 'learned non-ASCII user'].map(get) as [Redactor, Redactor, Redactor, Redactor, Redactor];
   t.ok(quiet(plain, 'compiled 3 files\n'), 'ends with a line break');
   t.ok(quiet(plain, 'all tests pass. '), 'ends with a blank');
+  t.ok(quiet(plain, 'callback each stack '), 'an anchor whose partials refuse a letter before them, glued to a word (`ac`)');
+  t.notOk(quiet(plain, 'call ac '), 'the same anchor at a word start: left to holdPoint');
+  t.notOk(quiet(plain, 'x\nac '), 'after an escaped line break (a letter in the raw bytes): not glued');
   t.ok(quiet(plain, `${'x'.repeat(5000)}\nshort last line.\n`), 'only the last line is read');
   t.notOk(quiet(plain, 'key sk-pr'), 'a cut token prefix');
   t.notOk(quiet(plain, 'key \u0073k'), 'a cut prefix, whatever its encoding');
@@ -95,7 +98,7 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
 });
 
 t.test('property: quietTail says nothing is held only where holdPoint agrees', async (t) => {
-  const words = ['the', ' ', '\n', 'sk-', 'sk', 's', 'proj-', 'ghp_', 'gh', 'eyJ', 'ey', 'AKIA', 'password', 'pass', '=', ':', '"', '\\', '\\n', '/', '/home/', '/home/al', 'alice', '/home/alice/work/app', '@', 'example.com', 'abc123', 'é', '\u001b', '-----BEGIN', 'Bearer ', '.', '_', 'xoxb-', 'acme_', 'acme_abc'];
+  const words = ['the', ' ', '\n', 'sk-', 'sk', 's', 'proj-', 'ghp_', 'gh', 'eyJ', 'ey', 'AKIA', 'password', 'pass', '=', ':', '"', '\\', '\\n', '/', '/home/', '/home/al', 'alice', '/home/alice/work/app', '@', 'example.com', 'abc123', 'é', '\u001b', '-----BEGIN', 'Bearer ', '.', '_', 'xoxb-', 'acme_', 'acme_abc', 'callback', 'ac', 'AC', 'b', '9', 'pat', 'path', '\\u0041'];
   const text = fc.array(fc.constantFrom(...words), { maxLength: 14 }).map((w) => w.join(''));
   let quietCount = 0;
   let asked = 0;
