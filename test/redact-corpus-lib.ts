@@ -505,21 +505,29 @@ function unescapeLoose(text: string): string {
   return text.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\+\//g, '/');
 }
 
-/** The texts of one scope: raw lines, decoded strings, and each delta stream concatenated. */
+/**
+ * The texts of one scope: raw lines, decoded strings, and each delta stream
+ * concatenated. A line without a backslash is its own decoding: every string
+ * in it (keys, values, JSON held in a value) is a piece of the line as written,
+ * so a window found in one is found in the line, and the line alone stands for
+ * them (the leak search is the same, only cheaper). Only delta lines are parsed
+ * for their streams then.
+ */
 function scopeTexts(lines: string[]): string[] {
   const texts: string[] = [];
   const streams = new Map<string, string>();
   for (const line of lines) {
-    texts.push(line, unescapeLoose(line));
+    const escaped = line.includes('\\');
+    texts.push(line);
+    if (!escaped && !line.includes('_delta"')) continue;
+    if (escaped) texts.push(unescapeLoose(line));
     let event: Record<string, unknown>;
     try {
       event = JSON.parse(line) as Record<string, unknown>;
     } catch {
       continue;
     }
-    const all: string[] = [];
-    strings(event, all);
-    texts.push(...all);
+    if (escaped) strings(event, texts);
     if (typeof event.type === 'string' && event.type.endsWith('_delta') && typeof event.delta === 'string') {
       const key = `${event.type}/${String(event.item_id ?? '')}`;
       streams.set(key, (streams.get(key) ?? '') + event.delta);
