@@ -141,10 +141,57 @@ t.test('reused buffers, long pieces: output identical to fresh buffers, reads of
   await sameAsFresh(t, text, [4093, 65_537, 100_003, 1 << 20], 65_537);
 });
 
+/**
+ * The multi-byte units of `bytes` a read can cut into, by kind: UTF-8
+ * characters of 2, 3 and 4 bytes, the two-byte escapes, `\uXXXX`, a
+ * surrogate pair's two escapes, and the newline (a read ending just before
+ * or just after it).
+ */
+function units(bytes: Buffer): Map<string, number[]> {
+  const starts = new Map<string, number[]>();
+  const add = (kind: string, at: number) => (starts.get(kind) ?? starts.set(kind, []).get(kind)!).push(at);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b >= 0xc0) {
+      const len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      add(`UTF-8 of ${len} bytes`, i);
+      i += len - 1;
+    } else if (b === 0x5c && bytes[i + 1] === 0x75) {
+      const pair = /^d[89ab]/i.test(bytes.toString('latin1', i + 2, i + 6));
+      add(pair ? 'surrogate pair \\uD83D\\uDE00' : '\\uXXXX', i);
+      i += pair ? 11 : 5;
+    } else if (b === 0x5c) {
+      add('two-byte escape', i);
+      i++;
+    } else if (b === 0x0a) add('newline', i);
+  }
+  return starts;
+}
+
+/** Each unit kind's cut offsets (1 .. length-1; a newline: 0 and 1) with whether a read of `size` bytes ends there in some unit. */
+function edges(bytes: Buffer, size: number): Array<{ kind: string; offset: number; cut: boolean }> {
+  const lengths: Record<string, number> = { 'UTF-8 of 2 bytes': 2, 'UTF-8 of 3 bytes': 3, 'UTF-8 of 4 bytes': 4, '\\uXXXX': 6, 'surrogate pair \\uD83D\\uDE00': 12, 'two-byte escape': 2 };
+  const out: Array<{ kind: string; offset: number; cut: boolean }> = [];
+  for (const [kind, starts] of units(bytes)) {
+    const offsets = kind === 'newline' ? [0, 1] : Array.from({ length: lengths[kind]! - 1 }, (_, k) => k + 1);
+    for (const offset of offsets) out.push({ kind, offset, cut: starts.some((at) => (at + offset) % size === 0) });
+  }
+  return out;
+}
+
 t.test('reused buffers, tiny reads: every byte edge of a short run', async (t) => {
-  // Short pieces only (the long ones are past 64 KiB): reads of 3 and 7 bytes split escapes and characters at every offset.
-  const text = `${runLines(256).join('\n')}\n`;
-  await sameAsFresh(t, text, [3, 7], 3);
+  // Short pieces only (the long ones are past 64 KiB). Reads of 3 bytes end inside every kind of
+  // escape and character at every offset (checked below: a 4-byte character and a surrogate pair are
+  // written at three alignments for it); reads of 7 bytes, once run too, cut no edge that 3 misses.
+  const lines = runLines(256);
+  const extra = [
+    goLine({ type: 'agent_message_delta', thread_id: 'th-1', turn_id: 'turn-2', delta: '😀 😀 😀' }).slice(0, -1),
+    '{"delta":"\\ud83d\\ude00 \\ud83d\\ude00 \\ud83d\\ude00","item_id":"o3","thread_id":"th-1","turn_id":"turn-2","type":"tool_output_delta"}',
+  ];
+  lines.splice(-2, 0, ...extra);
+  const text = `${lines.join('\n')}\n`;
+  for (const { kind, offset, cut } of edges(Buffer.from(text), 3)) t.ok(cut, `a read of 3 bytes ends ${kind === 'newline' ? (offset === 0 ? 'just before' : 'just after') : `${offset} byte${offset === 1 ? '' : 's'} into`} a ${kind}`);
+  await sameAsFresh(t, text, [3], 3);
 });
 
 t.test('AsciiText decodes ASCII literals as JSON.parse does, and refuses the rest', async (t) => {
