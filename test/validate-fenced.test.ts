@@ -292,12 +292,12 @@ t.test('random JSON, mutated, and random byte soups', async (t) => {
             : Buffer.concat([good.subarray(0, at), Buffer.from(byte), good.subarray(how === 'replace' ? at + 1 : at)]);
       return disagreement(line) === '';
     }),
-    { seed: FC_SEED, numRuns: 2000 },
+    { seed: FC_SEED, numRuns: 1500 },
   );
-  t.pass('2,000 random objects and mutations agree');
+  t.pass('1,500 random objects and mutations agree');
   fc.assert(
     fc.property(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 30 }), (body) => disagreement(Buffer.from(`{${body}}`)) === ''),
-    { seed: FC_SEED, numRuns: 4000 },
+    { seed: FC_SEED, numRuns: 3000 },
   );
-  t.pass('4,000 random byte soups agree');
+  t.pass('3,000 random byte soups agree');
 });
