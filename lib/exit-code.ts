@@ -92,10 +92,21 @@ export class OutputTrailer {
 
   /** The last lines of the output (at most `count`), whole ones only. */
   lastLines(count: number): string[] {
-    const lines = this.tail.split('\n');
-    // The first line of a cut window may be the end of a longer line: not a whole line.
-    if (this.cut) lines.shift();
-    return lines.slice(-count).map((line) => line.slice(0, blankEnd(line)));
+    // What `tail.split('\n').slice(-count)` gives, found back from the end:
+    // the tail holds some 2,000 characters of many lines, and two are read.
+    const tail = this.tail;
+    const lines: string[] = [];
+    let end = tail.length;
+    while (lines.length < count) {
+      const newline = end > 0 ? tail.lastIndexOf('\n', end - 1) : -1;
+      // The first line of a cut window may be the end of a longer line: not a whole line.
+      if (newline < 0 && this.cut) break;
+      const line = tail.slice(newline + 1, end);
+      lines.push(line.slice(0, blankEnd(line)));
+      if (newline < 0) break;
+      end = newline;
+    }
+    return lines.reverse();
   }
 
   /** Whether any non-blank output was seen. */

@@ -173,7 +173,7 @@ export class LineSplitter {
     const before = this.pendingBytes;
     this.pendingBytes += piece.length;
     if (this.dropping) {
-      if (this.streaming) this.streamOversize?.piece(Buffer.from(piece));
+      if (this.streaming) this.streamOversize?.piece(this.outliving(piece));
       return;
     }
     if (this.pendingBytes > this.maxLineBytes) {
@@ -183,7 +183,7 @@ export class LineSplitter {
         this.streaming = true;
         this.streamOversize.start(this.lineNo + 1);
         for (const part of this.heldParts(before)) this.streamOversize.piece(part);
-        this.streamOversize.piece(Buffer.from(piece));
+        this.streamOversize.piece(this.outliving(piece));
       }
       this.pending = [];
       return;
@@ -192,6 +192,15 @@ export class LineSplitter {
     // Copy unless the caller vouches its chunks are never reused: a piece is
     // copied once more when the line is joined, and each copy is garbage.
     else this.pending.push(this.chunksAreFresh ? piece : Buffer.from(piece));
+  }
+
+  /**
+   * A piece of a chunk that an oversize stream may keep past this push: the
+   * piece itself when the caller's chunks are fresh (a copy of each piece of
+   * a 64 MiB line doubled what the line cost while queued), else a copy.
+   */
+  private outliving(piece: Buffer): Buffer {
+    return this.chunksAreFresh && this.reuse === undefined ? piece : Buffer.from(piece);
   }
 
   /** The `bytes` held so far of the unfinished line, as pieces that outlive the chunks and the join buffer. */

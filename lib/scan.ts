@@ -132,11 +132,34 @@ export function lastMemberOpen(line: Buffer, key: Buffer, start = 0, end = line.
 
 /** The general case: walk the structure quote to quote. */
 function fullScan(line: Buffer, keyBytes: Buffer, start: number, end: number): string | undefined {
+  const span = valueSpan(line, keyBytes, start, end);
+  return span === undefined ? undefined : decodeString(line, span[0], span[1]);
+}
+
+/**
+ * Where the value of the top-level string field `key` lies in
+ * `line[start..end)`: the indexes of its opening and closing quotes, with
+ * the same guarantees as {@link topLevelString} (undefined when the scan
+ * cannot vouch for it), except that the value's escapes are not checked (it
+ * is not decoded): for lines already proven valid. wuu-redact reads a
+ * delta's last bytes this way when `delta` is not the line's first member.
+ */
+export function topLevelStringSpan(line: Buffer, key: string, start = 0, end = line.length): [number, number] | undefined {
+  let keyBytes = keyCache.get(key);
+  if (keyBytes === undefined) {
+    keyBytes = Buffer.from(key);
+    if (keyCache.size < 64) keyCache.set(key, keyBytes);
+  }
+  return valueSpan(line, keyBytes, start, end);
+}
+
+/** The quotes of the only top-level member `keyBytes`'s string value (see {@link topLevelStringSpan}). */
+function valueSpan(line: Buffer, keyBytes: Buffer, start: number, end: number): [number, number] | undefined {
   let at = nextNonSpace(line, start, end);
   if (line[at] !== LBRACE || at >= end) return undefined;
   at++;
   let depth = 0;
-  let found: string | undefined;
+  let found: [number, number] | undefined;
   let seen = 0;
   for (;;) {
     let quote = line.indexOf(QUOTE, at);
@@ -168,8 +191,8 @@ function fullScan(line: Buffer, keyBytes: Buffer, start: number, end: number): s
     if (line[valueOpen] !== QUOTE || valueOpen >= end) return undefined;
     const valueClose = stringEnd(line, valueOpen, end);
     if (valueClose < 0) return undefined;
-    found = decodeString(line, valueOpen, valueClose);
-    if (found === undefined) return undefined;
+    // Not decoded here: a value that does not decode is refused by the caller (a second one is refused anyway).
+    found = [valueOpen, valueClose];
     at = valueClose + 1;
   }
 }

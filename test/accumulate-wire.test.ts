@@ -14,7 +14,7 @@ import { feedTrailer, feedTrailerAscii } from '../lib/accumulate/accumulator.js'
 import { exitCodeOf, OutputTrailer } from '../lib/exit-code.js';
 import { InvalidLineError, LineRecord } from '../lib/jsonl.js';
 import { goJson } from '../bench/generate.js';
-import { chunked } from './helpers.js';
+import { chunked, chunkedAtEdges } from './helpers.js';
 import { runIn } from './runner-harness.js';
 
 const KEYS = ['delta', 'thread_id', 'turn_id', 'item_id', 'type', 'n', 'todo', 'ok', 'none', 'name', 'a', 'b', 'absent', '__proto__'];
@@ -253,6 +253,25 @@ function built(stdout: string, types: string[]): unknown[] {
     .filter((event) => types.includes(String(event.type)));
 }
 
+t.test('chunkedAtEdges: the same bytes, cut as chunked cuts them outside long runs of one byte', async (t) => {
+  const text = `${mixedRun().compact.join('\n')}\n`;
+  const bytes = Buffer.from(text);
+  const run = bytes.indexOf('y'.repeat(1000));
+  const runEnd = bytes.lastIndexOf('y') + 1;
+  for (const size of [1, 7]) {
+    const chunks = chunkedAtEdges(text, size);
+    t.ok(Buffer.concat(chunks).equals(bytes), `chunks of ${size}: the same bytes`);
+    const cuts = new Set<number>();
+    let at = 0;
+    for (const chunk of chunks) cuts.add((at += chunk.length));
+    const missed = [];
+    for (let cut = size; cut < bytes.length; cut += size) if ((cut <= run || cut >= runEnd) && !cuts.has(cut)) missed.push(cut);
+    t.same(missed, [], `chunks of ${size}: every cut of chunked(text, ${size}) before and after the run`);
+    t.ok(chunks.length < bytes.length / size / 4, `chunks of ${size}: ${chunks.length}, the run's middle in few`);
+  }
+  t.same(chunkedAtEdges(text, 64), chunked(text, 64), 'chunks of 64 or more: as chunked');
+});
+
 t.test('both tools build the same records from lines read at byte level as from parsed ones, in any chunk size', async (t) => {
   const { compact, spaced } = mixedRun();
   const cases: Array<[typeof accumulateSpec, string[], string[]]> = [
@@ -265,8 +284,10 @@ t.test('both tools build the same records from lines read at byte level as from 
     const slow = await runIn(spec, args, `${spaced.join('\n')}\n`);
     const expected = built(slow.stdout, types);
     t.ok(expected.length >= 2, `${spec.name} ${args.join(' ')} built records`);
+    // Chunk edges at every byte (and every 7th, 64th) of every line, escapes and UTF-8 sequences
+    // included; inside the 70 000-byte run of one letter only near its ends (chunkedAtEdges).
     for (const size of [1, 7, 64, 1 << 16]) {
-      const fast = await runIn(spec, args, chunked(`${compact.join('\n')}\n`, size));
+      const fast = await runIn(spec, args, chunkedAtEdges(`${compact.join('\n')}\n`, size));
       t.same(built(fast.stdout, types), expected, `${spec.name} ${args.join(' ')}, chunks of ${size}`);
       t.equal(fast.code, slow.code);
       t.equal(fast.stderr, slow.stderr);
@@ -286,7 +307,7 @@ t.test('bad lines among the pieces are reported as before and build nothing, in 
   for (const spec of [accumulateSpec, turnsSpec]) {
     const clean = await runIn(spec, [], `${compact.join('\n')}\n`);
     for (const size of [1, 13, 1 << 16]) {
-      const r = await runIn(spec, [], chunked(`${input.join('\n')}\n`, size));
+      const r = await runIn(spec, [], chunkedAtEdges(`${input.join('\n')}\n`, size));
       t.equal(r.code, 1, `${spec.name}: bad lines count`);
       t.equal(r.stderr.split('\n').filter((line) => line.includes('not valid JSON')).length, 4, `${spec.name}: each reported (chunks of ${size})`);
       t.equal(r.stdout, clean.stdout, `${spec.name}: the output is that of the clean stream`);

@@ -73,6 +73,9 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
   const [plain, learned, none, noPartial, wide] = ['default', 'learned', 'paths none', 'user rule without partial', 'learned non-ASCII user'].map(get) as [Redactor, Redactor, Redactor, Redactor, Redactor];
   t.ok(quiet(plain, 'compiled 3 files\n'), 'ends with a line break');
   t.ok(quiet(plain, 'all tests pass. '), 'ends with a blank');
+  t.ok(quiet(plain, 'callback each stack '), 'an anchor whose partials refuse a letter before them, glued to a word (`ac`)');
+  t.notOk(quiet(plain, 'call ac '), 'the same anchor at a word start: left to holdPoint');
+  t.notOk(quiet(plain, 'x\nac '), 'after an escaped line break (a letter in the raw bytes): not glued');
   t.ok(quiet(plain, `${'x'.repeat(5000)}\nshort last line.\n`), 'only the last line is read');
   t.notOk(quiet(plain, 'key sk-pr'), 'a cut token prefix');
   t.notOk(quiet(plain, 'key \u0073k'), 'a cut prefix, whatever its encoding');
@@ -81,6 +84,9 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
   t.ok(quiet(none, 'word alice!'), 'no e-mail rule: a word end is no hold');
   t.notOk(quiet(none, 'word alice.'), 'a cut anchor (`.`, as in `.env`)');
   t.notOk(quiet(none, 'code abc123'), 'a free partial (six letters and digits at the end) is asked');
+  const escaped = (body: string) => Buffer.from(`{"delta":"${body}","type":"tool_output_delta"}`);
+  t.notOk(quiet(none, escaped('code abc12\\u0033')), 'the free partial reads the tail decoded: an escaped digit ends the six');
+  t.ok(quiet(none, escaped('code abc123\\n')), 'a line break after them: nothing to hold');
   t.notOk(quiet(plain, `x\n${'y '.repeat(3000)}`), 'a last line over 4 KiB goes to holdPoint');
   t.notOk(quiet(learned, 'cd /'), 'a workspace may start here');
   t.notOk(quiet(noPartial, 'done.\n'), 'a user rule without partial holds a fixed tail');
@@ -95,7 +101,7 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
 });
 
 t.test('property: quietTail says nothing is held only where holdPoint agrees', async (t) => {
-  const words = ['the', ' ', '\n', 'sk-', 'sk', 's', 'proj-', 'ghp_', 'gh', 'eyJ', 'ey', 'AKIA', 'password', 'pass', '=', ':', '"', '\\', '\\n', '/', '/home/', '/home/al', 'alice', '/home/alice/work/app', '@', 'example.com', 'abc123', 'é', '\u001b', '-----BEGIN', 'Bearer ', '.', '_', 'xoxb-', 'acme_', 'acme_abc'];
+  const words = ['the', ' ', '\n', 'sk-', 'sk', 's', 'proj-', 'ghp_', 'gh', 'eyJ', 'ey', 'AKIA', 'password', 'pass', '=', ':', '"', '\\', '\\n', '/', '/home/', '/home/al', 'alice', '/home/alice/work/app', '@', 'example.com', 'abc123', 'é', '\u001b', '-----BEGIN', 'Bearer ', '.', '_', 'xoxb-', 'acme_', 'acme_abc', 'callback', 'ac', 'AC', 'b', '9', 'pat', 'path', '\\u0041'];
   const text = fc.array(fc.constantFrom(...words), { maxLength: 14 }).map((w) => w.join(''));
   let quietCount = 0;
   let asked = 0;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { isJsonObject, looksLikeObject, topLevelString } from '../lib/scan.js';
+import { isJsonObject, looksLikeObject, topLevelString, topLevelStringSpan } from '../lib/scan.js';
 import { isJsonEvent, typeValueAt } from '../lib/validate.js';
 import { TypeSniffer } from '../lib/type-sniff.js';
 import { FC_SEED } from './helpers.js';
@@ -63,6 +63,34 @@ t.test('the last-member shortcut never disagrees with JSON.parse', async (t) => 
   }
   t.equal(topLevelString(Buffer.from('{"a":{"b":1,"type":"inner"}}'), 'type'), undefined, 'nested last member is not top level');
   t.equal(topLevelString(Buffer.from('xx{"type":"t"}yy'), 'type', 2, 14), 't', 'offsets');
+});
+
+t.test('topLevelStringSpan: the quotes of a top-level string value, JSON.parse as the oracle', async (t) => {
+  const lines = [
+    '{"arguments":"{\\"delta\\":\\"no\\"}","delta":"a\\nb \\u003c","item_id":"i","type":"command_output_delta"}',
+    '{"delta":"first","type":"t"}',
+    '{"a":{"delta":"inner"},"delta":"outer"}',
+    '{"a":["delta","x"],"delta":"y"}',
+    '{"d\\u0065lta":"escaped key"}',
+    '  {"x":1,"delta":"\\\\"}  ',
+  ];
+  for (const line of lines) {
+    const span = topLevelStringSpan(Buffer.from(line), 'delta');
+    t.ok(span, line);
+    if (span === undefined) continue;
+    const [open, close] = span;
+    t.equal(JSON.parse(line.slice(open, close + 1)), (JSON.parse(line) as { delta: string }).delta, line);
+  }
+  const unsure = [
+    '{"delta":"a","delta":"b"}', // a duplicate: JSON.parse keeps the last one
+    '{"a":{"delta":"inner"}}', // nested only
+    '{"delta":1}', // not a string
+    '{"delta":"cut', // cut off
+    '{"delta":"x"} y', // text after the object
+    '["delta","x"]', // not an object
+  ];
+  for (const line of unsure) t.equal(topLevelStringSpan(Buffer.from(line), 'delta'), undefined, line);
+  t.same(topLevelStringSpan(Buffer.from('xx{"delta":"t"}yy'), 'delta', 2, 15), [11, 13], 'offsets');
 });
 
 t.test('looksLikeObject: the shape check for unread lines', async (t) => {

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { binPath, runShell } from './helpers.js';
+import { binPath, runShell, untracked } from './helpers.js';
 import { fs, goLine, tmpDir, usageRun } from './usage-gen.js';
 
 const BIG = 9_007_199_254_740_993n; // 2^53 + 1
@@ -40,7 +40,11 @@ fs.mkdirSync(runs);
 for (let k = 0; k < 120; k++) fs.writeFileSync(path.join(runs, `run${String(k).padStart(3, '0')}.jsonl`), bigRun(k));
 
 t.test('the xargs -P recipe equals one serial run, digit for digit, beyond 2^53', async (t) => {
-  const serial = await runShell(`wuu-usage --json -j 1 ${runs}/`);
+  // What the recipe proves is a fact about processes and shells (xargs, files, --merge of their
+  // outputs); wuu-usage's code is covered in process (usage*.test.ts), so these run without tap's
+  // tracker, which every process and every -j worker thread would load again.
+  const env = untracked();
+  const serial = await runShell(`wuu-usage --json -j 1 ${runs}/`, { env });
   t.equal(serial.code, 0, serial.stderr);
   t.match(serial.stdout, /"input_tokens":90071992547\d+/, 'exact digits beyond 2^53');
   const recipe = [
@@ -49,7 +53,7 @@ t.test('the xargs -P recipe equals one serial run, digit for digit, beyond 2^53'
     'wuu-usage --merge --json parts/',
   ].join(' && ');
   // --merge of a directory reads its *.jsonl files only: name parts accordingly.
-  const merged = await runShell(recipe.replace('parts/part.XXXXXX', 'parts/part.XXXXXX.jsonl').replace('--merge --json parts/', '--merge --json parts/*'));
+  const merged = await runShell(recipe.replace('parts/part.XXXXXX', 'parts/part.XXXXXX.jsonl').replace('--merge --json parts/', '--merge --json parts/*'), { env });
   t.equal(merged.code, 0, merged.stderr);
   t.equal(merged.stderr, '');
   t.equal(merged.stdout, serial.stdout.replaceAll(`"file":"${runs}/`, '"file":"runs/'), 'identical, every unit, row and total');
@@ -57,8 +61,8 @@ t.test('the xargs -P recipe equals one serial run, digit for digit, beyond 2^53'
   let expected = 0n;
   for (let k = 0; k < 120; k++) expected += k % 7 === 0 ? BIG + BigInt(k) : BigInt(1000 + k);
   t.match(total, `"input_tokens":${expected},`, 'the exact sum');
-  const csvSerial = await runShell(`wuu-usage --csv --by model -j 1 ${runs}/`);
-  const csvMerged = await runShell(`cd ${root} && wuu-usage --merge --csv --by model parts/*`);
+  const csvSerial = await runShell(`wuu-usage --csv --by model -j 1 ${runs}/`, { env });
+  const csvMerged = await runShell(`cd ${root} && wuu-usage --merge --csv --by model parts/*`, { env });
   t.equal(csvMerged.stdout, csvSerial.stdout, '--csv too');
 });
 

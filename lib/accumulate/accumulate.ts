@@ -140,6 +140,11 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
     proves: (rec) => acc.prove(rec),
     // Lines of every other type go out as they came: the runner proves and writes them itself.
     copies: (type) => !PIECE_TYPES.has(type) && !TURN_END_TYPES.has(type) && type !== 'result',
+    // Nothing of a line outlives its push: what is kept of a piece is copied
+    // (text as strings or into owned buffers, ids as strings, the trailer's
+    // end as a string), and records emitted as they came are written before
+    // the next read. The runner may then reuse its read and join buffers.
+    keepsNoBytes: true,
     push(rec, emit) {
       out = emit;
       const type = rec.type;

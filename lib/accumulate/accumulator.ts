@@ -9,10 +9,10 @@
  * output was already taken is skipped on its ids, never decoded.
  */
 import { FAMILIES, isWireType } from '../events.js';
-import { isAscii } from 'node:buffer';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
+import { AsciiText } from './ascii.js';
 import { JsonText } from './canonical.js';
 import { FieldReader, literalEnd } from './read.js';
 import { CappedText, OldestFirst, TurnKeys } from './units.js';
@@ -28,7 +28,6 @@ export const DEFAULT_MAX_OPEN = 10_000;
 const TRAILER_BYTES = 2048;
 /** Output pieces longer than this are kept from their bytes when they are plain ASCII (no string of a huge piece). */
 const LONG_PIECE = 64 * 1024;
-const BACKSLASH = 0x5c;
 
 /** The event types the accumulator consumes: message pieces, tool_* and command_*. */
 export const PIECE_TYPES: ReadonlySet<string> = new Set(
@@ -164,6 +163,9 @@ const F = {
   command: key('command'),
   processId: key('process_id'),
 };
+/** How a piece's output is proven (WireFields.prove): a tool output remembered, a twin's compared with it. */
+const KEEP = { keep: true };
+const SAME = { keep: false, same: F.delta };
 /** The ids of a piece, read from the line's end. */
 const ITEM_IDS = [F.thread, F.turn, F.item];
 const TURN_IDS = [F.thread, F.turn];
@@ -355,6 +357,8 @@ export class Accumulator {
   private items = 0;
   private overflowed = false;
   private readonly keys = new TurnKeys();
+  /** Where a long ASCII output piece is decoded (reused: its bytes are copied where kept). */
+  private readonly ascii = new AsciiText();
 
   /** @param reader where fields are read: one per core, so a line proven by its core is not read again */
   constructor(
@@ -385,7 +389,9 @@ export class Accumulator {
     const type = rec.type;
     // Message text and kept tool output are written as JSON again: kept so, never decoded.
     // Output counted, not kept (wuu-turns): its size is counted in the proof.
-    return this.reader.prove(rec, this.decodes(type), type !== 'tool_output_delta' || this.maxOutput > 0 ? 'json' : 'size');
+    // A tool output's text is remembered, and a bash twin's compared with it: judged by one native compare.
+    const remember = type === 'tool_output_delta' ? KEEP : type === 'command_output_delta' ? SAME : undefined;
+    return this.reader.prove(rec, this.decodes(type), type !== 'tool_output_delta' || this.maxOutput > 0 ? 'json' : 'size', remember);
   }
 
   /** The member of a line of `type` the accumulator decodes whatever else it holds, if any. */
@@ -498,15 +504,13 @@ export class Accumulator {
       if (shell) feedTrailer(item.trailer, json.text());
       return;
     }
-    // A long piece of plain ASCII (no escape) is kept from its bytes: no string of all of it.
+    // A long piece of ASCII text (escapes of ASCII decoded into a reused buffer) is kept from its bytes: no string of all of it.
     const at = fields instanceof WireFields && fields.literal(F.delta);
-    if (at && at.close - at.open > LONG_PIECE) {
-      const bytes = at.source.subarray(at.open + 1, at.close);
-      if (isAscii(bytes) && bytes.indexOf(BACKSLASH) < 0) {
-        item.output.appendAscii(bytes);
-        if (shell) feedTrailerAscii(item.trailer, bytes);
-        return;
-      }
+    const bytes = at && at.close - at.open > LONG_PIECE ? this.ascii.decode(at.source, at.open, at.close) : undefined;
+    if (bytes !== undefined) {
+      item.output.appendAscii(bytes);
+      if (shell) feedTrailerAscii(item.trailer, bytes);
+      return;
     }
     const text = fields.string(F.delta);
     if (text === undefined) return;

@@ -22,10 +22,12 @@ export class FieldReader {
    * for this record that follow; `decode` is a string member decoded now,
    * its decode its proof (WireFields.prove); `as` json: it is rewritten
    * as JSON instead where it can be (WireFields.json); `as` size: only its
-   * text's bytes are counted (WireFields.measured).
+   * text's bytes are counted (WireFields.measured). `remember`: see
+   * WireFields.prove (a twin's output judged by comparing it with the
+   * tool_output_delta's).
    */
-  prove(rec: LineRecord, decode?: Key, as: 'text' | 'json' | 'size' = 'text'): boolean {
-    return this.wire.prove(rec, decode, as === 'text' ? undefined : this.transcoder, as === 'size');
+  prove(rec: LineRecord, decode?: Key, as: 'text' | 'json' | 'size' = 'text', remember?: { keep: boolean; same?: Key }): boolean {
+    return this.wire.prove(rec, decode, as === 'text' ? undefined : this.transcoder, as === 'size', remember);
   }
 
   /** Every field of the record. */

@@ -345,6 +345,13 @@ export class WireFields implements EventFields {
   private transcodedAt = -1;
   /** The transcoder only measures (see {@link measured}). */
   private measuring = false;
+  /** While proving: keep a copy of the `decode` member's literal once judged (see {@link prove}'s `remember`). */
+  private remember = false;
+  /** While proving: the member compared with the literal remembered (see {@link prove}'s `same`). */
+  private same: Key | undefined;
+  /** The literal last remembered, quotes included, in `proven[0, provenLength)`; -1: none. */
+  private proven: Buffer = Buffer.alloc(0);
+  private provenLength = -1;
   private source: Buffer = Buffer.alloc(0);
   private count = 0;
   /** Members were kept from the line's end (a tail read). */
@@ -362,7 +369,13 @@ export class WireFields implements EventFields {
   /**
    * Reads every member of the line and proves the line a valid event in the
    * same pass (Core.proves): every value judged as it is skipped, and a
-   * string `type`. False when not proven (invalid, or a shape the reader
+   * string `type`.
+   *
+   * `remember.keep`: the `decode` member's literal is remembered once judged
+   * valid (a copy, in a buffer reused). `remember.same`: a string member
+   * whose bytes are those of the literal remembered is valid as that one
+   * was, judged by one native compare instead of byte by byte (a bash
+   * call's command_output_delta repeats its tool_output_delta's text). False when not proven (invalid, or a shape the reader
    * does not know: the caller parses the line). What it read holds (see
    * {@link holdsAll}) until the next read.
    *
@@ -373,12 +386,15 @@ export class WireFields implements EventFields {
    * `transcoder`, it is rewritten there as JSON instead (see {@link json}),
    * that pass its proof; decoded as above when it cannot be.
    */
-  prove(rec: LineRecord, decode?: Key, transcoder?: Transcoder, measure = false): boolean {
+  prove(rec: LineRecord, decode?: Key, transcoder?: Transcoder, measure = false, remember?: { keep: boolean; same?: Key }): boolean {
     this.decode = decode;
     this.transcoder = transcoder;
     this.measuring = measure;
+    this.remember = remember?.keep === true;
+    this.same = remember?.same;
     const walked = this.walk(rec, true);
     this.decode = undefined;
+    this.same = undefined;
     if (!walked) return false;
     const type = this.find(TYPE);
     return type >= 0 && this.source[this.valueOpen[type] ?? 0] === QUOTE;
@@ -405,6 +421,7 @@ export class WireFields implements EventFields {
       let after: number;
       if (!validate) after = valueEnd(source, keyClose + 2, limit);
       else if (this.decode !== undefined && source[keyClose + 2] === QUOTE && sameKey(source, at, keyClose, this.decode)) after = this.decodeMember(source, keyClose + 2, limit, fenced);
+      else if (this.same !== undefined && source[keyClose + 2] === QUOTE && sameKey(source, at, keyClose, this.same)) after = this.sameAsProven(source, keyClose + 2, limit, fenced);
       else after = provenValueEnd(source, keyClose + 2, limit, fenced);
       if (after < 0) return false;
       this.keep(at, keyClose, keyClose + 2, after);
@@ -414,12 +431,32 @@ export class WireFields implements EventFields {
     }
   }
 
+  /** Past the string member opened at `open` (for {@link prove}): the literal remembered when its bytes are the same, else judged byte by byte; -1 when not valid. */
+  private sameAsProven(source: Buffer, open: number, limit: number, fenced: boolean): number {
+    const length = this.provenLength;
+    if (length > 0 && open + length <= limit && source.compare(this.proven, 0, length, open, open + length) === 0) return open + length;
+    return provenValueEnd(source, open, limit, fenced);
+  }
+
+  /** Keeps a copy of the literal `source[open, after)`, just judged valid, in the buffer reused for it. */
+  private keepProven(source: Buffer, open: number, after: number): void {
+    if (this.proven.length < after - open) this.proven = Buffer.allocUnsafeSlow(Math.max(after - open, 2 * this.proven.length));
+    this.provenLength = source.copy(this.proven, 0, open, after);
+  }
+
   /**
    * Decodes the string member opened at `open` (for {@link prove}); past it,
    * or -1 when it is not valid JSON text. One longer than
    * {@link MAX_DECODED_IN_PROOF} is judged by its bytes instead, not decoded.
    */
   private decodeMember(source: Buffer, open: number, limit: number, fenced: boolean): number {
+    const after = this.decodeValue(source, open, limit, fenced);
+    if (after >= 0 && this.remember) this.keepProven(source, open, after);
+    return after;
+  }
+
+  /** {@link decodeMember} but for remembering it. */
+  private decodeValue(source: Buffer, open: number, limit: number, fenced: boolean): number {
     const close = stringLiteralEnd(source, open, limit);
     if (close < 0) return -1;
     if (close - open > MAX_DECODED_IN_PROOF) {

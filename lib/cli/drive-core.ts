@@ -37,6 +37,8 @@ export interface DriveContext {
   passInvalid: boolean;
   follow: boolean;
   maxLineBytes: number;
+  /** Bytes per read into reused buffers (RunOptions.readBytes); default ReadBuffers' own. */
+  readBytes?: number;
   state: RunState;
   sink: OutputSink;
   loop: InputLoop;
@@ -185,12 +187,12 @@ function copyAllLines(state: RunState, batch: OutputBatch, maxLineBytes: number)
  * When they may, the loop reads into reused buffers and the splitters get
  * the returned test of whether nothing holds them any more.
  */
-function reusedBuffers({ core, follow, sink, loop }: DriveContext): (() => boolean) | undefined {
+function reusedBuffers({ core, follow, sink, loop, readBytes }: DriveContext): (() => boolean) | undefined {
   const hooks = core.oversize ?? core.badLine ?? core.seeBadLine ?? core.invalid;
   if (core.keepsNoBytes !== true || hooks !== undefined || follow || !sink.copies) return undefined;
   // Free once the output is done with what was written (the batch is written after each push).
   const free = () => sink.idle;
-  loop.buffers = new ReadBuffers(free);
+  loop.buffers = new ReadBuffers(free, readBytes);
   return free;
 }
 

@@ -42,6 +42,12 @@ export interface RunOptions {
    * stream (one that keeps the chunks it is given would see them change).
    */
   stdoutCopies?: boolean;
+  /**
+   * Bytes per read of a regular file into reused buffers (Core.keepsNoBytes);
+   * default 1 MiB. In-process tests read in odd sizes, so that lines,
+   * escapes and characters straddle reads.
+   */
+  readBytes?: number;
 }
 
 export { FOLLOW_GRACE_MS };
@@ -95,6 +101,7 @@ export async function run(spec: ToolSpec, options: RunOptions = {}): Promise<num
             passInvalid: parsed.flags.bool('pass-invalid'),
             follow,
             maxLineBytes,
+            readBytes: options.readBytes,
             state,
             sink,
             loop,

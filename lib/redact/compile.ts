@@ -85,23 +85,69 @@ export const FALLBACK_HOLD = 256;
 /** Partials whose window exceeds the short one: the long anchors. */
 const LONG_ANCHORS: ReadonlySet<string> = new Set(['-----begin', 'eyj', 'bearer', 'basic', ...SECRET_KEY_WORDS]);
 
-function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, literal: string, index: number): void {
-  const first = literal.charAt(literal.length - 1);
-  let list = dispatch.get(first);
-  if (!list) dispatch.set(first, (list = []));
-  let entry = list.find(([lit]) => lit === literal);
-  if (!entry) list.push((entry = [literal, []]));
-  if (!entry[1].includes(index)) entry[1].push(index);
+/**
+ * Files partial `index` under `literal` (a proper prefix of one of its
+ * anchors) in `dispatch`, by the literal's last character. `entries` finds
+ * a literal's entry directly: a search of the lists made start-up quadratic
+ * in the number of anchors (a tenth of the tables' build).
+ */
+function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, entries: Map<string, [string, number[]]>, literal: string, index: number): void {
+  let entry = entries.get(literal);
+  if (entry === undefined) {
+    const last = literal.charAt(literal.length - 1);
+    let list = dispatch.get(last);
+    if (!list) dispatch.set(last, (list = []));
+    list.push((entry = [literal, []]));
+    entries.set(literal, entry);
+  }
+  const indexes = entry[1];
+  // Indexes come in increasing order: a repeat can only be the last one.
+  if (indexes[indexes.length - 1] !== index) indexes.push(index);
+}
+
+/**
+ * A built-in rule on V8's engine. Its regex and group names are made at its
+ * first use: a run meets a few of the hundreds of rules, and reading every
+ * pattern up front was most of the start-up.
+ */
+/**
+ * Whether a partial refuses an ASCII letter or digit right before where it
+ * is tried, its anchor: a built-in tried at its anchor only (reach 0) whose
+ * pattern starts with such a lookbehind that holds for the whole pattern
+ * (no top-level alternation after it).
+ */
+export function edgePartial(spec: Spec): boolean {
+  const source = spec.partial;
+  if (!spec.builtin || spec.compiledPartial !== undefined || (spec.partialReach ?? 0) !== 0 || source === undefined) return false;
+  if (!/^\(\?<!\[A-Za-z0-9[^\]\\]*\]\)/.test(source)) return false;
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return false;
+  }
+  return true;
 }
 
 function nativeRule(spec: Spec, sticky: boolean): Compiled {
-  const names = analyzePattern(spec.pattern).names;
-  const re = new RegExp(spec.pattern, `${sticky ? 'y' : 'g'}d${spec.flags ?? ''}`);
+  let re: RegExp | undefined;
   // The raw prefilter's checks only ask whether a rule matches: without `d`, V8 builds no indices.
   let plain: RegExp | undefined;
-  const secret = names.includes('secret');
-  const lead = names.includes('lead');
-  const user = names.includes('name');
+  let secret = false;
+  let lead = false;
+  let user = false;
+  const made = (): RegExp => {
+    const names = analyzePattern(spec.pattern).names;
+    secret = names.includes('secret');
+    lead = names.includes('lead');
+    user = names.includes('name');
+    return new RegExp(spec.pattern, `${sticky ? 'y' : 'g'}d${spec.flags ?? ''}`);
+  };
   return {
     name: spec.name,
     kind: spec.kind,
@@ -109,6 +155,7 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
     keepSettings: spec.keepSettings === true,
     leftEdge: /^\(\?<!\[/.test(spec.pattern),
     exec(text, at) {
+      re ??= made();
       re.lastIndex = at;
       const m = re.exec(text);
       if (m === null) return null;
@@ -526,8 +573,9 @@ export function buildRules(specs: readonly Spec[]): Built {
 
   const partials: CompiledPartial[] = [];
   const prefixes = new Map<string, Array<[string, number[]]>>();
+  const dispatchEntries = new Map<string, [string, number[]]>();
   const freePartials: Array<(text: string, from: number) => number> = [];
-  const anchorIndexes = new Map<string, { indexes: number[]; long: boolean }>();
+  const anchorIndexes = new Map<string, { indexes: number[]; long: boolean; edge: boolean }>();
   let fallbackHold = 0;
   let freeReach = 0;
   for (const spec of specs) {
@@ -548,10 +596,11 @@ export function buildRules(specs: readonly Spec[]): Built {
     const index = partials.length - 1;
     for (const anchor of anchors) {
       let entry = anchorIndexes.get(anchor);
-      if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false }));
+      if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false, edge: true }));
       if (!entry.indexes.includes(index)) entry.indexes.push(index);
       entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
-      for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, anchor.slice(0, k), index);
+      entry.edge &&= edgePartial(spec);
+      for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, dispatchEntries, anchor.slice(0, k), index);
     }
   }
   const anchorList = [...anchorIndexes];
@@ -567,7 +616,8 @@ export function buildRules(specs: readonly Spec[]): Built {
     rawTest: all ? new Automaton(raw) : undefined,
     rawPatterns: raw,
     partials,
-    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text]) => ({ text }))) : undefined,
+    // `edge`: the quiet-tail reader (clearTail) passes over an anchor glued to a word, as every partial it leads refuses that.
+    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text, { edge }]) => ({ text, edge }))) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),
     longAnchor: Uint8Array.from(anchorList.map(([, { long }]) => (long ? 1 : 0))),
     prefixes,

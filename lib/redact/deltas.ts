@@ -77,6 +77,14 @@ export interface Piece {
   inPlace?: (spans: readonly Span[]) => string;
   /** The output for the piece with this delta literal (the original record when nothing changed). */
   finish: (literal: string) => Output;
+  /**
+   * The output for the piece with spans of `text` patched into its delta in
+   * place (it may move the spans): what `finish(inPlace(spans))` gives, made
+   * without the literal's text (./line-bytes.ts).
+   */
+  patched?: (spans: readonly Span[]) => Output;
+  /** Builds the output window by window (see {@link LONG_PIECE}); undefined: not for this piece. */
+  patcher?: () => PiecePatcher | undefined;
   go: boolean;
   /** Rule names found in the other fields. */
   hits: string[];
@@ -84,6 +92,30 @@ export interface Piece {
   found?: readonly Span[];
   where: Where;
 }
+
+/** A piece's output patched window by window (./line-bytes.ts). */
+export interface PiecePatcher {
+  /** The next window's spans (offsets in the piece's text, which it may move), the window ending at `to`; false: it cannot. */
+  add(spans: readonly Span[], to: number): boolean;
+  /** The output, once every window is in. */
+  finish(): Output;
+}
+
+/**
+ * A piece this long, released alone, is scanned in windows of {@link WINDOW}
+ * characters, each ending before any text that could begin a match (as
+ * between pieces): its findings are patched in and dropped window by
+ * window, where a whole scan held every finding of a 4 MiB piece at once
+ * (200k spans, some 15 MB). Not with --report-path: its findings are
+ * reported from the whole scan.
+ */
+const LONG_PIECE = 512 * 1024;
+/**
+ * Small: a window's findings then die young, where those of a 512K window
+ * lived through several collections of the young generation, were moved
+ * to the old one and piled up there as garbage.
+ */
+const WINDOW = 64 * 1024;
 
 /** One held piece of a chain. */
 interface Item {
@@ -122,6 +154,8 @@ export class DeltaStreams {
     private readonly holdPoint: (text: string) => number,
     private readonly record: Recorder,
     private readonly write: boolean,
+    /** Whether big pieces may be scanned in windows (see {@link LONG_PIECE}). */
+    private readonly windows = false,
   ) {}
 
   /** Whether nothing is held or waiting (an event may then be written at once). */
@@ -182,6 +216,11 @@ export class DeltaStreams {
     let count = 0;
     while (count < ends.length && ends[count]! <= limit) count++;
     if (count === 0) return;
+    if (count === chain.items.length && count === 1 && this.windowed(chain.items[0]!, whole, from)) {
+      this.heldChars -= chain.chars;
+      this.held.delete(chain.key);
+      return;
+    }
     const hits: string[] = [];
     const spans = this.engine.spans(whole, hits, from);
     const bounds = ends.slice(0, count);
@@ -222,6 +261,44 @@ export class DeltaStreams {
     } else {
       this.held.delete(chain.key);
     }
+  }
+
+  /**
+   * Resolves a long piece released alone (`whole` is its context and text)
+   * window by window; false when it is not one, or when a window taught the
+   * engine a user name (its earlier occurrences are then found by one scan).
+   */
+  private windowed(item: Item, whole: string, from: number): boolean {
+    const { piece } = item;
+    if (!this.windows || whole.length - from < LONG_PIECE || item.text !== piece.text) return false;
+    const patcher = piece.patcher?.();
+    if (patcher === undefined) return false;
+    const engine = this.engine;
+    const generation = engine.generation;
+    const counts = new Map<string, number>();
+    const count = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
+    for (const name of piece.hits) count(name);
+    for (let at = from; at < whole.length; ) {
+      const start = Math.max(0, at - CONTEXT);
+      let end = Math.min(whole.length, at + WINDOW);
+      if (end < whole.length) {
+        const hold = start + this.holdPoint(whole.slice(start, end));
+        end = hold > at ? hold : whole.length; // all of it could begin a match: the rest at once
+      }
+      const spans = engine.spans(whole.slice(start, end), [], at - start);
+      if (engine.generation !== generation) return false;
+      for (const span of spans) {
+        span.start += start - from;
+        span.end += start - from;
+        count(span.rule);
+      }
+      if (!patcher.add(spans, end - from)) return false;
+      at = end;
+    }
+    this.record(piece.ids.type, counts, piece.where);
+    item.entry.out = patcher.finish();
+    item.entry.ready = true;
+    return true;
   }
 
   /** Releases the held pieces that an event of `type` ends. */
@@ -268,6 +345,11 @@ export class DeltaStreams {
       for (const span of spans) {
         span.start -= from;
         span.end -= from;
+      }
+      if (spans.length > 0 && piece.patched !== undefined) {
+        item.entry.out = piece.patched(spans);
+        item.entry.ready = true;
+        return;
       }
       literal = spans.length === 0 ? piece.literal : piece.inPlace ? piece.inPlace(spans) : encodeDelta(applySpans(piece.text, spans), piece.go);
     } else {

@@ -77,8 +77,6 @@ export function holdPoint(engine: Redactor, text: string, long = true): number {
 
 /** Bytes of a clean piece read by {@link quietTail}: a longer last line is left to {@link holdPoint}. */
 const QUIET_BYTES = 4096;
-/** `\\n` in JSON text: the escape of a line break. */
-const BREAK = Buffer.from('\\n', 'latin1');
 
 /**
  * Whether {@link holdPoint} (with `long` false: the raw test saw no long
@@ -94,18 +92,8 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
   const tables = engine.compiled();
   if (tables.fallbackHold > 0 || tables.freeReach === Infinity) return false;
   // Short partials never span a line break: the last line (from its break on) is all holdPoint reads.
-  let from = start;
-  for (let at = end; at > start; ) {
-    at = raw.lastIndexOf(BREAK, at - 1);
-    if (at < start) break;
-    let k = at;
-    while (k > start && raw[k - 1] === 0x5c) k--;
-    if ((at - k) % 2 === 0) {
-      from = at;
-      break;
-    }
-  }
-  if (end - from > QUIET_BYTES) return false;
+  const from = lastLineStart(raw, start, end);
+  if (from < 0) return false;
   let last = UNCLEAR;
   for (const { built } of tables.holds) {
     if (built.anchors === undefined) continue;
@@ -116,19 +104,112 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
   if (last === UNCLEAR) return false;
   if (tables.email && (last === 0x40 || isLocal(last))) return false;
   if (tables.freePartials.length === 0) return true;
-  // Free partials (built-ins, bounded) decide on the last `freeReach` characters: the last bytes
-  // that hold them (at most 6 per character), cut outside any escape or UTF-8 sequence.
-  let cut = Math.max(start, end - 6 * tables.freeReach - 8);
-  while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
-  let text: string;
-  try {
-    text = JSON.parse(`"${raw.toString('utf8', cut, end)}"`) as string;
-  } catch {
-    return false;
-  }
-  if (cut > start && text.length < tables.freeReach) return false;
+  const text = freeText(raw, start, end, tables.freeReach);
+  if (text === undefined) return false;
   for (const free of tables.freePartials) if (free(text, 0) < text.length) return false;
   return true;
+}
+
+/**
+ * The end of the JSON string body `raw[start, end)` that decides every free
+ * partial: its last `reach` characters at least (a match runs to the end and
+ * looks at most `reach` characters back), or all of it; undefined when it
+ * cannot be read. Most tails are ASCII: read backwards from the end, escapes
+ * and all ({@link asciiTail}); otherwise the last bytes that hold them (at
+ * most 6 per character), cut outside any escape or UTF-8 sequence, decoded.
+ */
+function freeText(raw: Buffer, start: number, end: number, reach: number): string | undefined {
+  const ascii = asciiTail(raw, start, end, reach);
+  if (ascii !== undefined) return ascii;
+  let cut = Math.max(start, end - 6 * reach - 8);
+  while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
+  const text = plainText(raw, cut, end);
+  if (text === undefined || (cut > start && text.length < reach)) return undefined;
+  return text;
+}
+
+/** A two-byte escape's letter → the ASCII character it stands for (0: not one). */
+const SHORT_ESCAPE = new Uint8Array(128);
+for (const [letter, code] of [['n', 0x0a], ['t', 0x09], ['r', 0x0d], ['b', 0x08], ['f', 0x0c], ['"', 0x22], ['\\', 0x5c], ['/', 0x2f]] as const) SHORT_ESCAPE[letter.charCodeAt(0)] = code;
+
+/** Whether the backslash at `at` starts an escape: an odd run of backslashes ends there. */
+function startsEscape(raw: Buffer, start: number, at: number): boolean {
+  let k = at;
+  while (k > start && raw[k - 1] === 0x5c) k--;
+  return (at - k) % 2 === 0;
+}
+
+/**
+ * The last `reach` characters (all when fewer) of the decoded JSON string
+ * body `raw[start, end)`, read backwards from its end, one character or
+ * escape at a time; undefined for anything but ASCII (a character, or a
+ * `\\u` escape, from 0x80 on) or a byte that cannot end a character of a
+ * valid body. A piece's end sits between characters, so each step back
+ * starts at one's end.
+ */
+function asciiTail(raw: Buffer, start: number, end: number, reach: number): string | undefined {
+  let text = '';
+  let p = end;
+  for (let n = 0; n < reach && p > start; n++) {
+    const c = raw[p - 1]!;
+    if (c >= 0x80 || c < 0x20) return undefined;
+    let code = c;
+    if (p - 2 >= start && raw[p - 2] === 0x5c && startsEscape(raw, start, p - 2)) {
+      code = SHORT_ESCAPE[c]!;
+      if (code === 0) return undefined;
+      p -= 2;
+    } else if (p - 6 >= start && raw[p - 6] === 0x5c && raw[p - 5] === 0x75 && startsEscape(raw, start, p - 6)) {
+      code = Number.parseInt(raw.toString('latin1', p - 4, p), 16);
+      if (!(code < 0x80) || !/^[0-9A-Fa-f]{4}$/.test(raw.toString('latin1', p - 4, p))) return undefined;
+      p -= 6;
+    } else {
+      if (c === 0x5c || c === 0x22) return undefined;
+      p--;
+    }
+    text = String.fromCharCode(code) + text;
+  }
+  return text;
+}
+
+/**
+ * Where the last line of the JSON string body `raw[start, end)` starts (its
+ * `\\n` escape, or `start`); -1 when that line is longer than
+ * {@link QUIET_BYTES}. A byte loop from the end: a native search with a
+ * two-byte needle cost more than these short lines (most pieces are a few
+ * dozen bytes).
+ */
+function lastLineStart(raw: Buffer, start: number, end: number): number {
+  const limit = Math.max(start, end - QUIET_BYTES - 2);
+  for (let at = end - 1; at > limit; at--) {
+    if (raw[at] !== 0x6e || raw[at - 1] !== 0x5c) continue;
+    // `\\n` is a backslash then `n`: the escape counts when an odd run of backslashes precedes the `n`.
+    let k = at - 1;
+    while (k > start && raw[k - 1] === 0x5c) k--;
+    if ((at - k) % 2 === 1) return end - (at - 1) > QUIET_BYTES ? -1 : at - 1;
+  }
+  return end - start > QUIET_BYTES ? -1 : start;
+}
+
+/**
+ * The decoded text of the JSON string body `raw[cut, end)`: the bytes
+ * themselves when they hold no escape, quote or control character (the
+ * common piece: no template string and JSON.parse), else JSON.parse's
+ * reading; undefined when it is not a valid string body.
+ */
+function plainText(raw: Buffer, cut: number, end: number): string | undefined {
+  let ascii = true;
+  for (let i = cut; i < end; i++) {
+    const c = raw[i]!;
+    if (c === 0x5c || c === 0x22 || c < 0x20) {
+      try {
+        return JSON.parse(`"${raw.toString('utf8', cut, end)}"`) as string;
+      } catch {
+        return undefined;
+      }
+    }
+    if (c >= 0x80) ascii = false;
+  }
+  return raw.toString(ascii ? 'latin1' : 'utf8', cut, end);
 }
 
 /** Characters of an e-mail address's local part, and of its domain. */

@@ -6,6 +6,10 @@
  * begin a match, as between delta pieces), and the tokens go back out through
  * stream-json's stringer. Memory stays bounded by the slice size whatever the
  * line's length; each write yields to the event loop, so signals are served.
+ *
+ * The parser runs synchronously (stream-chain's `fun` over stream-json's own
+ * functions): its async generator made a promise and an iterator result per
+ * token, some 4000 per MiB, which lived long enough to be promoted.
  */
 import type { Emit } from '../core.js';
 import type { Redactor, Span } from './engine.js';
@@ -16,8 +20,11 @@ import { PLACEHOLDER_ONLY } from './placeholders.js';
 import { namesSecret } from './walk.js';
 import { isConfigValue } from './values.js';
 
-/** Text of one string redacted at a time, in characters. */
-const SLICE = 256 * 1024;
+/**
+ * Text of one string redacted at a time, in characters: small, so that what
+ * a slice makes (its text, spans and output) dies young.
+ */
+const SLICE = 32 * 1024;
 /** Original text kept before a slice as context for lookbehinds. */
 const CONTEXT = 96;
 /** Keys are judged whole up to this size. */
@@ -28,29 +35,40 @@ interface Token {
   value?: unknown;
 }
 
-type TokenSource = (chunk: Buffer | symbol) => AsyncGenerator<Token>;
+/** The tokens of the next bytes (or of the end, `none`). */
+type TokenSource = (chunk: Buffer | symbol) => Token[];
 type TokenSink = (token: Token) => string | symbol;
 
 interface StreamJson {
-  parser: (options: Record<string, unknown>) => TokenSource;
+  parser: () => TokenSource;
   stringer: () => TokenSink;
   none: symbol;
 }
 
 let loaded: Promise<StreamJson> | undefined;
 
+type Fn = (value: unknown) => unknown;
+
 /** stream-json, loaded on the first oversize line only (start-up stays light). */
 function streamJson(): Promise<StreamJson> {
   loaded ??= (async () => {
-    const [parser, stringer, defs] = await Promise.all([
+    const [parser, stringer, defs, fun] = await Promise.all([
       import('stream-json/parser.js'),
       import('stream-json/stringer.js'),
       import('stream-chain/defs.js'),
+      import('stream-chain/fun.js'),
     ]);
+    const { none, getManyValues } = defs.default as unknown as { none: symbol; getManyValues: (many: unknown) => Token[] };
+    const makeParser = parser.default as unknown as (options: Record<string, unknown>) => Fn;
+    const sync = fun.default as unknown as (fn: Fn) => Fn;
     return {
-      parser: parser.default as unknown as StreamJson['parser'],
+      // Every function of the parser is synchronous, so `fun` returns the tokens at once.
+      parser: () => {
+        const parse = sync(makeParser({ packValues: false, streamValues: true }));
+        return (chunk) => getManyValues(parse(chunk));
+      },
       stringer: stringer.default as unknown as StreamJson['stringer'],
-      none: (defs.default as unknown as { none: symbol }).none,
+      none,
     };
   })();
   return loaded;
@@ -121,8 +139,14 @@ class OversizeLine {
   private inString = false;
   private secretValue = false;
   private dropped = false;
-  /** The string's text not yet written, and the written text kept before it as context. */
-  private text = '';
+  /**
+   * The string's text not yet written, as its chunks came (joined once per
+   * slice: a string grown chunk by chunk is a chain that keeps every chunk and
+   * the parser's input it points into), and the written text kept before it
+   * as context.
+   */
+  private readonly parts: string[] = [];
+  private length = 0;
   private left = '';
   private typeValue: string | undefined;
   private readonly out: string[] = [];
@@ -136,12 +160,26 @@ class OversizeLine {
   async feed(chunk: Buffer | symbol): Promise<void> {
     if (this.source === undefined) {
       const lib = await streamJson();
-      this.source = lib.parser({ packValues: false, streamValues: true });
+      this.source = lib.parser();
       this.sink = lib.stringer();
       this.none = lib.none;
     }
-    const source = this.source;
-    for await (const token of source(chunk === END ? (this.none ?? chunk) : chunk)) this.onToken(token);
+    const tokens = this.source(chunk === END ? (this.none ?? chunk) : chunk);
+    for (let i = 0; i < tokens.length; i++) this.onToken(tokens[i]!);
+  }
+
+  /** The string's text not yet written, in one piece. */
+  private text(): string {
+    const parts = this.parts;
+    const text = parts.length === 1 ? parts[0]! : parts.join('');
+    parts.length = 0;
+    this.length = 0;
+    return text;
+  }
+
+  private append(value: string): void {
+    this.parts.push(value);
+    this.length += value.length;
   }
 
   /** The text written since the last call (undefined: no token went out). */
@@ -209,7 +247,8 @@ class OversizeLine {
 
   private startString(token: Token): void {
     this.inString = true;
-    this.text = '';
+    this.parts.length = 0;
+    this.length = 0;
     this.left = '';
     this.dropped = false;
     const parentKey = this.keys[this.keys.length - 1];
@@ -227,21 +266,27 @@ class OversizeLine {
       this.put(token);
       return;
     }
-    this.text += value;
-    if (this.depth === 1 && this.keys[0] === 'type' && this.text.length < 256) this.typeValue = this.text;
+    this.append(value);
+    if (this.depth === 1 && this.keys[0] === 'type' && this.length < 256) {
+      const text = this.text();
+      this.append(text);
+      this.typeValue = text;
+    }
     if (this.secretValue) {
       // A value under a secret's key: judged whole while short, replaced whole once long.
-      if (this.text.length > 256) {
+      if (this.length > 256) {
         this.dropped = true;
-        this.text = '';
+        this.parts.length = 0;
+        this.length = 0;
       }
       return;
     }
-    if (this.text.length >= SLICE) this.slice(false);
+    if (this.length >= SLICE) this.slice(false);
   }
 
   private endString(token: Token): void {
-    const { engine, text } = this;
+    const engine = this.engine;
+    const text = this.secretValue ? this.text() : '';
     if (!this.secretValue) this.slice(true);
     else if (!this.dropped && (text === '' || PLACEHOLDER_ONLY.test(text) || isConfigValue(text) || engine.allow?.has(text) === true)) {
       this.put({ name: 'stringChunk', value: text });
@@ -259,17 +304,21 @@ class OversizeLine {
 
   /** Writes the string's text up to where a match could begin (all of it when `final`). */
   private slice(final: boolean): void {
-    if (this.text === '') return;
-    const context = this.left + this.text;
+    if (this.length === 0) return;
+    const text = this.text();
+    const context = this.left + text;
     let cut = context.length;
     if (!final) {
       cut = Math.max(this.left.length, holdPoint(this.engine, context));
-      if (cut === this.left.length) return; // all of it could begin a match: wait for more
+      if (cut === this.left.length) {
+        this.append(text); // all of it could begin a match: wait for more
+        return;
+      }
     }
     const part = context.slice(0, cut);
     this.put({ name: 'stringChunk', value: applySpans(part, this.spansOf(part, this.left.length), this.left.length) });
     this.left = context.slice(Math.max(0, cut - CONTEXT), cut);
-    this.text = context.slice(cut);
+    if (cut < context.length) this.append(context.slice(cut));
   }
 }
 

@@ -384,9 +384,10 @@ export class Automaton {
    * character (0 for none, 0x80 for any non-ASCII one).
    */
   clearTail(buf: Uint8Array, start: number, end: number): number {
-    const { low, delta } = this;
+    const { low, delta, recent } = this;
     let row = 0;
     let last = 0;
+    let fed = 0;
     for (let i = start; i < end; i++) {
       let c = buf[i]!;
       if (c === 0x5c) {
@@ -405,14 +406,40 @@ export class Automaton {
         if (this.nonAscii) return UNCLEAR;
         c = 0x80;
       }
+      recent[fed++ & RECENT_MASK] = c;
       const code = delta[row + low[c]!]!;
-      if (code < 0) return UNCLEAR; // a pattern ends here
-      row = code;
+      // A pattern ends here: unclear, unless each is an edge pattern glued to a letter or digit.
+      if (code < 0 && !this.edgeRefused(~code, fed)) return UNCLEAR;
+      row = code < 0 ? ~code : code;
       last = c;
     }
     return row === 0 ? last : UNCLEAR;
   }
+
+  /** The last characters fed by {@link clearTail} (ASCII, 0x80 for the rest), by count modulo its size. */
+  private readonly recent = new Uint8Array(RECENT_MASK + 1);
+
+  /**
+   * For {@link clearTail}: whether every pattern ending at the state of
+   * `row` is an `edge` pattern preceded by an ASCII letter or digit among the
+   * `fed` characters fed so far (none before them: not refused). The
+   * hold-back's anchors are edge patterns when every partial they lead
+   * starts with that refusal (`sk`, `ac`, `pat` inside words).
+   */
+  private edgeRefused(row: number, fed: number): boolean {
+    const state = row / this.classes;
+    for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) {
+      const id = this.outIds[k]!;
+      const before = fed - 1 - this.lengths[id]!;
+      if ((this.flags[id]! & EDGE) === 0 || before < 0 || this.lengths[id]! >= RECENT_MASK) return false;
+      if (ALNUM[this.recent[before & RECENT_MASK]!] !== 1) return false;
+    }
+    return true;
+  }
 }
+
+/** {@link Automaton.clearTail} remembers this many characters, less one (a power of two). */
+const RECENT_MASK = 63;
 
 /** What {@link Automaton.clearTail} returns for text it cannot call clear. */
 export const UNCLEAR = -1;

@@ -23,7 +23,7 @@ import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
 import { FAMILIES, type WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
-import { topLevelString } from '../scan.js';
+import { topLevelString, topLevelStringSpan } from '../scan.js';
 import { escapeControls } from '../text.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
 import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
@@ -33,6 +33,7 @@ import { holdPoint, quietTail } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
+import { literalPatcher, patchedBytes } from './line-bytes.js';
 import { Allowlist, fingerprint } from './allow.js';
 import { DEFAULT_SALT as SALT } from './placeholders.js';
 import type { Span } from './engine.js';
@@ -109,8 +110,24 @@ export function deltaBounds(raw: Buffer): [number, number] | undefined {
     if ((close - k) % 2 === 0) break;
   }
   // A later member named `delta` (a duplicate): the general reader, which refuses it.
-  if (raw.indexOf(DELTA_KEY, close) >= 0) return undefined;
+  if (hasFrom(raw, DELTA_KEY, close)) return undefined;
   return [open + 1, close];
+}
+
+/**
+ * Whether `needle` (starting with a quote) occurs in `raw` from `from` on:
+ * a byte loop over the quotes, cheaper than a native search on the short
+ * rest of a delta line (the members after `delta`).
+ */
+function hasFrom(raw: Buffer, needle: Buffer, from: number): boolean {
+  const last = raw.length - needle.length;
+  for (let i = from; i <= last; i++) {
+    if (raw[i] !== 0x22) continue;
+    let k = 1;
+    while (k < needle.length && raw[i + k] === needle[k]) k++;
+    if (k === needle.length) return true;
+  }
+  return false;
 }
 
 /**
@@ -138,6 +155,9 @@ export function deltaTail(raw: Buffer, bytes: number, bounds = deltaBounds(raw))
     return topLevelString(raw, 'delta');
   }
 }
+
+/** A string literal's body (inside its quotes), from the quotes' indexes. */
+const bodyOf = (span: [number, number] | undefined): [number, number] | undefined => (span === undefined ? undefined : [span[0] + 1, span[1]]);
 
 /** Whether a raw line was written with Go's HTML escaping (no literal `<`, `>`, `&`). */
 function goStyle(raw: Buffer | undefined): boolean {
@@ -228,7 +248,8 @@ class Redaction {
     this.check = options.check === true;
     this.tally = new Tally(this.check, options.log ?? (() => {}), options.salt ?? SALT, options.findings);
     const engine = this.engine;
-    this.streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), this.tally.record.bind(this.tally), !this.check);
+    // Windows over big pieces only without --report-path: it reports each finding of a whole scan.
+    this.streams = new DeltaStreams(engine, (text) => holdPoint(engine, text), this.tally.record.bind(this.tally), !this.check, options.findings === undefined);
   }
 
   /**
@@ -280,7 +301,10 @@ class Redaction {
       streams.out(streams.idle ? rec : lineOut(text, rec), emit);
       return;
     }
-    streams.out(lineOut(applyPatches(text, patches, goStyle(rec.raw)), rec), emit);
+    const go = goStyle(rec.raw);
+    // The line's own bytes patched, when the text is theirs (not censored, not re-serialized).
+    const bytes = rec.raw !== undefined && text === src && !censored ? patchedBytes(rec.raw, text, [{ from: 0, to: text.length, patches }], go) : undefined;
+    streams.out(bytes === undefined ? lineOut(applyPatches(text, patches, go), rec) : new LineRecord(bytes, rec.file, rec.line), emit);
   }
 
   /** Releases the delta streams that this event ends (a turn's or item's end). */
@@ -307,7 +331,18 @@ class Redaction {
     const after = applyRange(src, de, src.length, patches, go);
     const original = src.slice(ds, de);
     let immediate = this.streams.idle; // written during this call: the record itself may go out
+    // The record's bytes may be a view of a chunk reused after this call: a
+    // piece released later is patched in the bytes of its text, encoded again.
+    let pushing = true;
     const where = { file: rec.file, line: rec.line };
+    // Spans of the decoded delta to offsets in the line's text.
+    const toSource = (spans: readonly Span[]): void => {
+      for (const span of spans) {
+        span.start = view.rawOf(span.start);
+        span.end = view.rawOf(span.end);
+      }
+    };
+    const finish = (out: string): EventRecord => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where));
     this.streams.push(
       streamKey(idsOf(rec)),
       {
@@ -319,17 +354,27 @@ class Redaction {
         found: patches,
         where,
         inPlace: (spans) => {
-          for (const span of spans) {
-            span.start = view.rawOf(span.start);
-            span.end = view.rawOf(span.end);
-          }
+          toSource(spans);
           return applyRange(src, ds, de, spans, go);
         },
-        finish: (out) => (immediate && patches.length === 0 && out === original ? rec : lineOut(before + out + after, where)),
+        finish,
+        patched: (spans) => {
+          toSource(spans);
+          const ranges = [{ from: 0, to: ds, patches }, { from: ds, to: de, patches: spans }, { from: de, to: src.length, patches }];
+          const raw = pushing ? rec.raw : undefined;
+          const bytes = patchedBytes(raw ?? Buffer.from(src), src, ranges, go);
+          return bytes === undefined ? finish(applyRange(src, ds, de, spans, go)) : new LineRecord(bytes, where.file, where.line);
+        },
+        patcher: () => {
+          const literal = { start: ds, end: de, rawOf: (i: number) => view.rawOf(i), length: view.text.length };
+          const line = literalPatcher((pushing ? rec.raw : undefined) ?? Buffer.from(src), src, literal, patches, go);
+          return line && { add: (spans, to) => line.add(spans, to), finish: () => new LineRecord(line.done(), where.file, where.line) };
+        },
       },
       emit,
     );
     immediate = false;
+    pushing = false;
     return true;
   }
 
@@ -384,7 +429,7 @@ export function createRedact(options: RedactOptions = {}): Core {
   const passClean = (rec: EventRecord, raw: Buffer, delta: boolean, emit: Emit): boolean => {
     if (delta) {
       // Without a long anchor, most pieces are judged on their raw tail bytes (quietTail), nothing decoded.
-      const bounds = deltaBounds(raw);
+      const bounds = deltaBounds(raw) ?? bodyOf(topLevelStringSpan(raw, 'delta'));
       if (engine.longAnchors || bounds === undefined || !quietTail(engine, raw, bounds[0], bounds[1])) {
         // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
         const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000, bounds);

@@ -165,6 +165,10 @@ class TurnsCore implements Core {
   // Every line is read from its bytes where it has the producer's shape, or parsed on demand.
   readonly needsParse = (): boolean => false;
   readonly passesThrough = true;
+  // Nothing of a line outlives its push (Core.keepsNoBytes): held event lines
+  // are copies (OpenTurn.hold), and every value read is a string, number or
+  // parsed object; the accumulator copies what it keeps of a piece.
+  readonly keepsNoBytes = true;
 
   /** Proves a line in the read that serves its `push` (Core.proves): one reader for this core and its accumulator. */
   proves(rec: LineRecord): boolean {

@@ -28,6 +28,15 @@ export interface ScanPolicy extends BadLinePolicy {
 export type BadLineReport = (file: string, line: number, message: string, fresh: boolean) => void;
 
 const QUOTE = 0x22;
+const RBRACE = 0x7d;
+/**
+ * Lines up to this size whose tail does not name their type are parsed
+ * outright (JSON.parse), not walked by the structural scan: V8's parser reads
+ * a short line faster than a JS byte walk that has to cross most of it
+ * anyway, and a usage line among them needs the parse regardless. Longer
+ * lines keep the scan, which builds nothing.
+ */
+export const PARSE_UNSNIFFED_BYTES = 64 * 1024;
 const TYPE = Buffer.from('type');
 /** A type name is short: a longer last value is not a type the scanner reads. */
 const MAX_TYPE_BYTES = 48;
@@ -53,7 +62,12 @@ for (const type of USAGE_TYPES) {
 export function tailNeeded(src: Buffer, start: number, end: number): boolean | undefined {
   const open = lastMemberOpen(src, TYPE, start, end, MAX_TYPE_BYTES);
   if (open < 0) return undefined;
-  const list = NEEDED_BY_LENGTH.get(src.indexOf(QUOTE, open + 1) - (open + 1));
+  // The value has no quote inside (lastMemberOpen's proof): it ends at the
+  // quote before the closing brace. A byte loop, not Buffer#indexOf, whose
+  // wrapper costs more than the few bytes it would search.
+  let close = end - 1;
+  while (src[close] !== RBRACE) close--;
+  const list = NEEDED_BY_LENGTH.get(close - 1 - (open + 1));
   if (list === undefined) return false;
   outer: for (const name of list) {
     for (let k = 0; k < name.length; k++) if (src[open + 1 + k] !== name[k]) continue outer;
@@ -179,13 +193,46 @@ export class InputReader {
       } else if (strict) {
         this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
       } else {
-        const needed = tailNeeded(chunk, from, nl) ?? scannedNeeded(chunk, from, nl);
-        if (needed === false) this.scanner.seen(line);
-        else if (needed !== true || !this.fast(chunk, from, nl, line)) this.handle({ source: chunk, start: from, end: nl, line, terminated: true });
+        this.line(chunk, from, nl, line);
       }
       from = nl + 1;
     }
     if (from < chunk.length && !this.stopped) this.splitter.push(chunk.subarray(from), this.onSplit);
+  }
+
+  /** One line wholly inside a chunk (lax mode, under the cap): skipped, read or handed to readLine. */
+  private line(chunk: Buffer, start: number, end: number, line: number): void {
+    let needed = tailNeeded(chunk, start, end);
+    if (needed === undefined) {
+      if (end - start <= PARSE_UNSNIFFED_BYTES && this.parsed(chunk, start, end, line)) return;
+      needed = scannedNeeded(chunk, start, end);
+    }
+    if (needed === false) this.scanner.seen(line);
+    else if (needed !== true || !this.fast(chunk, start, end, line)) this.handle({ source: chunk, start, end, line, terminated: true });
+  }
+
+  /**
+   * A short line whose tail is not its type (`session_configured`,
+   * `file_changed`, another key order): parsed, and read or skipped by the
+   * parsed type. A valid event's type is what the structural scan and
+   * readLine would find (the scan vouches only for a type it would read the
+   * same), so the outcome is theirs. False for anything else (not JSON, not
+   * an object, no string type): the line takes the general path, which
+   * judges it as ever.
+   */
+  private parsed(chunk: Buffer, start: number, end: number, line: number): boolean {
+    let event: unknown;
+    try {
+      event = JSON.parse(chunk.toString('utf8', start, end));
+    } catch {
+      return false;
+    }
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
+    const type = (event as { type?: unknown }).type;
+    if (typeof type !== 'string') return false;
+    if (USAGE_TYPES.has(type)) this.scanner.push(type, event as Record<string, unknown>, line, chunk.subarray(start, end));
+    else this.scanner.seen(line);
+    return true;
   }
 
   /**
