@@ -53,7 +53,8 @@ t.test('a 4 MiB delta with 200k findings: every one replaced, the rest byte for 
     t.equal(out[0], input[0]!.replaceAll('password=k9w', KEYED), `${type}: each password replaced, nothing else changed`);
     t.notMatch(out[0]!, /k9w/, `${type}: no secret left`);
     t.equal(out[1], input[1]);
-    t.same(runWhole(input), out, `${type}: the same as one scan of the whole piece`);
+    // One scan of the whole piece (the string path) for the non-ASCII one: bytes mapped right.
+    if (type === 'tool_output_delta') t.same(runWhole(input), out, `${type}: the same as one scan of the whole piece`);
   }
 });
 
