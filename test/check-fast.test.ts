@@ -190,6 +190,32 @@ t.test('the walk leaves what it cannot prove to JSON.parse', async (t) => {
   t.notOk(reader.read(empty, 0, empty.length), 'an empty object has no type');
 });
 
+t.test('a line followed by its newline (the fenced string skip) reads as the same line alone', async (t) => {
+  const fenced = new FieldReader();
+  const alone = new FieldReader();
+  // String values at every offset against the eight-byte steps, escapes at
+  // the edges, a string cut by the line's end, and bytes past the fence that
+  // would end the string (a quote on the next line must not be read).
+  const strings = ['', 'a', 'ab\\', '\\u003c', 'x'.repeat(7), 'y'.repeat(8), 'z'.repeat(9), `${'w'.repeat(15)}\\n`, 'é€😀', '\\"q\\"'];
+  const lines = [
+    ...PRODUCER,
+    ...INVALID,
+    ...strings.map((text) => `{"delta":"${text}",${ids},"type":"agent_message_delta"}`),
+    `{${ids},"type":"agent_message_delta","delta":"cut`,
+    `{${ids},"type":"agent_message_delta","delta":"cut\\`,
+    `{${ids},"type":"agent_message_delta","delta":"cut\\u00`,
+  ];
+  for (const text of lines) {
+    for (const next of ['', '"}', 'x"}' + ' '.repeat(16)]) {
+      const buf = Buffer.from(`${text}\n${next}`);
+      const end = Buffer.byteLength(text);
+      const read = fenced.read(buf, 0, end);
+      t.equal(read, alone.read(Buffer.from(text), 0, end), `same verdict: ${text} + ${JSON.stringify(next)}`);
+      if (read) for (const key of ['type', 'thread', 'turn', 'item', 'usage'] as const) t.same(fenced[key], alone[key], `${key} of ${text}`);
+    }
+  }
+});
+
 t.test('both roads report the same problems, byte for byte', async (t) => {
   for (const lines of [PRODUCER, FALLBACK_VALID, [...PRODUCER, ...FALLBACK_VALID, ...PRODUCER]]) {
     t.equal(problems(lines, 'bytes'), problems(lines, 'object'));

@@ -15,7 +15,7 @@
  * so both roads give the same fields, and a bad line gets JSON.parse's message.
  */
 import { NEW, TypeSniffer } from '../type-sniff.js';
-import { isJsonEvent } from '../validate.js';
+import { fencedSkip, fencedStringEnd, isFenced, isJsonEvent } from '../validate.js';
 import { BACKSLASH, containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
 import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
 
@@ -243,6 +243,10 @@ export class FieldReader implements EventFields {
    * JSON.parse).
    */
   private walk(buf: Buffer, start: number, end: number): number {
+    // Most bytes are string values (tool output): on a line followed by its
+    // newline they are skipped eight bytes a step by the fenced reader's skip.
+    const fenced = isFenced(buf, end);
+    const skip = fencedSkip(buf);
     let at = skipSpace(buf, start);
     if (buf[at] !== LBRACE) return UNSURE;
     at = skipSpace(buf, at + 1);
@@ -261,7 +265,7 @@ export class FieldReader implements EventFields {
       let kind: number;
       if (first === QUOTE) {
         kind = K_STRING;
-        at = stringEnd(buf, at, end);
+        at = fenced ? fencedStringEnd(buf, skip, at + 1) : stringEnd(buf, at, end);
       } else if (first === LBRACE || first === LBRACKET) {
         kind = first === LBRACE ? K_OBJECT : K_ARRAY;
         const flat = flatContainerEnd(buf, at, end);
