@@ -116,27 +116,35 @@ const SCHEMA_SLOTS = new Map(
   ]),
 );
 
-/** A field name as bytes, for matching keys without making strings. */
-interface KeyEntry {
-  bytes: Buffer;
-  slot: number;
-}
-
-/** Keys by length, then by first byte: a key is matched with a few byte compares. */
-const KEYS: KeyEntry[][][] = [];
-for (const [slot, name] of NAMES.entries()) {
-  const bytes = Buffer.from(name, 'latin1');
-  const byLength = (KEYS[bytes.length] ??= []);
-  (byLength[bytes[0] ?? 0] ??= []).push({ bytes, slot });
+/** Longest key matched (longer keys name no field a rule reads). */
+const MAX_KEY = 64;
+/** Each slot's name as bytes, for matching keys without making strings. */
+const KEY_BYTES: Uint8Array[] = NAMES.map((name) => Buffer.from(name, 'latin1'));
+/**
+ * Keys by length and first byte: KEY_HEAD[length * 256 + byte] is 1 + the
+ * first slot of that length and first byte (0: none), KEY_NEXT the next one
+ * (-1: none). A key is matched with a few byte compares, no list walked.
+ */
+const KEY_HEAD = new Int16Array(MAX_KEY * 256);
+const KEY_NEXT = new Int16Array(NAMES.length).fill(-1);
+for (let slot = NAMES.length - 1; slot >= 0; slot--) {
+  const bytes = KEY_BYTES[slot] ?? new Uint8Array(0);
+  if (bytes.length === 0 || bytes.length >= MAX_KEY) continue;
+  const at = bytes.length * 256 + (bytes[0] ?? 0);
+  KEY_NEXT[slot] = (KEY_HEAD[at] ?? 0) - 1;
+  KEY_HEAD[at] = slot + 1;
 }
 
 function keySlot(buf: Buffer, open: number, close: number): number {
-  const candidates = KEYS[close - open - 1]?.[buf[open + 1] ?? 0];
-  if (candidates === undefined) return -1;
-  for (const { bytes, slot } of candidates) {
+  const length = close - open - 1;
+  if (length <= 0 || length >= MAX_KEY) return -1;
+  let slot = (KEY_HEAD[length * 256 + (buf[open + 1] ?? 0)] ?? 0) - 1;
+  while (slot >= 0) {
+    const bytes = KEY_BYTES[slot] ?? buf;
     let k = 1;
-    while (k < bytes.length && buf[open + 1 + k] === bytes[k]) k++;
-    if (k === bytes.length) return slot;
+    while (k < length && buf[open + 1 + k] === bytes[k]) k++;
+    if (k === length) return slot;
+    slot = KEY_NEXT[slot] ?? -1;
   }
   return -1;
 }
@@ -181,6 +189,12 @@ export class FieldReader implements EventFields {
   private readonly types = new TypeSniffer();
   /** Each slot's last plain ASCII string value (see {@link FieldReader.string}). */
   private readonly lastString: Array<string | undefined> = [];
+  /** Their bytes, MAX_REMEMBERED per slot, and a view to read them by. */
+  private readonly lastBytes = new Uint8Array(NAMES.length * MAX_REMEMBERED);
+  private readonly lastWords = new DataView(this.lastBytes.buffer);
+  /** The line's buffer as a DataView, and the buffer's offset in it (set by each walk). */
+  private words: DataView<ArrayBufferLike> = this.lastWords;
+  private base = 0;
 
   /**
    * Reads the line `buf[start..end)`, its type included; false when the line
@@ -247,6 +261,8 @@ export class FieldReader implements EventFields {
     // newline they are skipped eight bytes a step by the fenced reader's skip.
     const fenced = isFenced(buf, end);
     const skip = fencedSkip(buf);
+    this.words = skip.words;
+    this.base = skip.base;
     let at = skipSpace(buf, start);
     if (buf[at] !== LBRACE) return UNSURE;
     at = skipSpace(buf, at + 1);
@@ -316,10 +332,17 @@ export class FieldReader implements EventFields {
     const to = (this.to[slot] ?? 0) - 1;
     const buf = this.buf;
     const last = this.lastString[slot];
-    if (last !== undefined && last.length === to - from) {
+    const length = to - from;
+    const kept = slot * MAX_REMEMBERED;
+    if (last !== undefined && last.length === length) {
+      // Compared with the last value's bytes four at a time (ids are tens of bytes).
+      const words = this.words;
+      const at = this.base + from;
+      const lastWords = this.lastWords;
       let k = 0;
-      while (k < last.length && last.charCodeAt(k) === buf[from + k]) k++;
-      if (k === last.length) return last;
+      while (k + 4 <= length && words.getInt32(at + k, true) === lastWords.getInt32(kept + k, true)) k += 4;
+      while (k < length && buf[from + k] === this.lastBytes[kept + k]) k++;
+      if (k === length) return last;
     }
     for (let k = from; k < to; k++) {
       const byte = buf[k] ?? 0;
@@ -328,7 +351,10 @@ export class FieldReader implements EventFields {
     }
     // Plain ASCII: its characters are its bytes, so the next line's bytes compare to it directly.
     const value = buf.toString('latin1', from, to);
-    if (to - from <= MAX_REMEMBERED) this.lastString[slot] = value;
+    if (length <= MAX_REMEMBERED) {
+      this.lastString[slot] = value;
+      for (let k = 0; k < length; k++) this.lastBytes[kept + k] = buf[from + k] ?? 0;
+    }
     return value;
   }
 
