@@ -104,15 +104,22 @@ const UNSURE = 2; // not proven (invalid, or a key spelled with escapes): JSON.p
 /** Longest string value remembered for reuse (ids are short; text is not worth comparing). */
 const MAX_REMEMBERED = 256;
 
-/** The schema of each type by slot: accepted kinds as a bit mask (bit K_*), and whether required. */
-const SCHEMA_SLOTS = new Map(
+const REQUIRED = 1 << 16;
+// A slot fits in the low byte of a schema field.
+if (NAMES.length > 0xff) throw new Error('too many field names for SCHEMA_SLOTS');
+
+/**
+ * The schema of each type by slot, one number per field: its slot, the kinds
+ * it accepts as a bit mask (bit K_*) shifted by 8, and 1 << 16 when it is
+ * required (a flat array: no object read per field and line).
+ */
+const SCHEMA_SLOTS: ReadonlyMap<string, Int32Array> = new Map(
   [...SCHEMA].map(([type, spec]) => [
     type,
-    [...spec].map(([name, field]) => ({
-      slot: slotOf(name),
-      kinds: field.types.reduce((mask, kind) => mask | (kind === 'any' ? 0xfe : 1 << KIND_NAMES.indexOf(kind)), 0),
-      required: field.required,
-    })),
+    Int32Array.from([...spec], ([name, field]) => {
+      const kinds = field.types.reduce((mask, kind) => mask | (kind === 'any' ? 0xfe : 1 << KIND_NAMES.indexOf(kind)), 0);
+      return slotOf(name) | (kinds << 8) | (field.required ? REQUIRED : 0);
+    }),
   ]),
 );
 
@@ -238,10 +245,12 @@ export class FieldReader implements EventFields {
   schemaHolds(type: string): boolean {
     const wanted = SCHEMA_SLOTS.get(type);
     if (wanted === undefined) return false;
-    for (const { slot, kinds, required } of wanted) {
+    for (let k = 0; k < wanted.length; k++) {
+      const field = wanted[k] ?? 0;
+      const slot = field & 0xff;
       if (this.stamp[slot] !== this.generation) {
-        if (required) return false;
-      } else if ((kinds & (1 << (this.kind[slot] ?? 0))) === 0) return false;
+        if ((field & REQUIRED) !== 0) return false;
+      } else if ((field & (0x100 << (this.kind[slot] ?? 0))) === 0) return false;
     }
     return true;
   }
