@@ -439,7 +439,7 @@ export function isFenced(buf: Uint8Array, end: number): boolean {
  * starts at `k` (just past its opening quote), or -1 when it is not a valid
  * one. The span holding it must be fenced ({@link isFenced}): the fence stops
  * the skip (-1) at the span's end at the latest. `skip` comes from
- * {@link fencedSkip} on the same buffer (once per line, not per string).
+ * {@link fencedSkip} on the same buffer.
  */
 export function fencedStringEnd(buf: Uint8Array, skip: FencedSkip, k: number): number {
   return stringEnd(buf, skip.words, skip.base, skip.last8, k);
@@ -452,14 +452,9 @@ export interface FencedSkip {
   last8: number;
 }
 
-const skipState: FencedSkip = { words: view, base: 0, last8: -8 };
-
-/** The (shared, reused) skip state for `buf`. */
+/** What {@link fencedStringEnd} reads `buf` by: made once per buffer (a chunk's lines share it), not per string. */
 export function fencedSkip(buf: Uint8Array): FencedSkip {
-  skipState.words = viewOf(buf);
-  skipState.base = buf.byteOffset;
-  skipState.last8 = buf.length - 8;
-  return skipState;
+  return { words: viewOf(buf), base: buf.byteOffset, last8: buf.length - 8 };
 }
 
 /** The end of a number starting at `k` (a digit or `-`): strict JSON (no leading zeros, no `1.`), or -1. */

@@ -15,7 +15,7 @@
  * so both roads give the same fields, and a bad line gets JSON.parse's message.
  */
 import { NEW, TypeSniffer } from '../type-sniff.js';
-import { fencedSkip, fencedStringEnd, isFenced, isJsonEvent } from '../validate.js';
+import { fencedSkip, fencedStringEnd, isFenced, isJsonEvent, type FencedSkip } from '../validate.js';
 import { BACKSLASH, containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
 import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
 
@@ -199,9 +199,8 @@ export class FieldReader implements EventFields {
   /** Their bytes, MAX_REMEMBERED per slot, and a view to read them by. */
   private readonly lastBytes = new Uint8Array(NAMES.length * MAX_REMEMBERED);
   private readonly lastWords = new DataView(this.lastBytes.buffer);
-  /** The line's buffer as a DataView, and the buffer's offset in it (set by each walk). */
-  private words: DataView<ArrayBufferLike> = this.lastWords;
-  private base = 0;
+  /** How the fenced string skip reads {@link FieldReader.buf}; its `words` and `base` also serve the id compare. */
+  private skip: FencedSkip = fencedSkip(this.buf);
 
   /**
    * Reads the line `buf[start..end)`, its type included; false when the line
@@ -210,7 +209,11 @@ export class FieldReader implements EventFields {
    */
   read(buf: Buffer, start: number, end: number): boolean {
     this.generation++;
-    this.buf = buf;
+    if (buf !== this.buf) {
+      // A new chunk (its lines share one buffer): its word view, made once for all of them.
+      this.buf = buf;
+      this.skip = fencedSkip(buf);
+    }
     const walked = this.walk(buf, start, end);
     if (walked === UNSURE || (walked === NESTED && !isJsonEvent(buf, start, end)) || !this.has(TYPE, K_STRING)) return false;
     const type = this.typeString();
@@ -269,9 +272,7 @@ export class FieldReader implements EventFields {
     // Most bytes are string values (tool output): on a line followed by its
     // newline they are skipped eight bytes a step by the fenced reader's skip.
     const fenced = isFenced(buf, end);
-    const skip = fencedSkip(buf);
-    this.words = skip.words;
-    this.base = skip.base;
+    const skip = this.skip;
     let at = skipSpace(buf, start);
     if (buf[at] !== LBRACE) return UNSURE;
     at = skipSpace(buf, at + 1);
@@ -345,8 +346,8 @@ export class FieldReader implements EventFields {
     const kept = slot * MAX_REMEMBERED;
     if (last !== undefined && last.length === length) {
       // Compared with the last value's bytes four at a time (ids are tens of bytes).
-      const words = this.words;
-      const at = this.base + from;
+      const words = this.skip.words;
+      const at = this.skip.base + from;
       const lastWords = this.lastWords;
       let k = 0;
       while (k + 4 <= length && words.getInt32(at + k, true) === lastWords.getInt32(kept + k, true)) k += 4;
