@@ -6,7 +6,9 @@
  * counters, and the JSON type of every field the schema names; no rule reads
  * text (deltas, output, arguments), which is most of a stream's bytes. So a
  * line is read by walking its top-level members once, proving each value
- * valid JSON as it is skipped (./json-bytes.ts), and decoding only the
+ * valid JSON as it is skipped (./json-bytes.ts; string values of a line
+ * followed by its newline by the fenced reader's eight-byte skip,
+ * lib/validate.ts), and decoding only the
  * handful of values a rule reads: one pass over the bytes, no string and no
  * object for the rest. A nested object or array of scalars only is judged in
  * the same pass; a line with deeper nesting is proven by the whole-line
