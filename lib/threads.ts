@@ -45,6 +45,8 @@ export class RootThreads {
   private readonly roots = new Set<string>();
   private readonly agents = new Set<string>();
   private readonly cap: number;
+  /** The root added last (the last of {@link rootIds}), kept: a scanner asks per turn. */
+  private newestRoot: string | undefined;
 
   /** @param cap most agent ids remembered (a hostile stream cannot grow it without bound). */
   constructor(cap = 100_000) {
@@ -54,7 +56,10 @@ export class RootThreads {
   /** Records what an event says about threads. */
   observe(type: string, threadId: unknown, agentId?: unknown): void {
     if (typeof threadId === 'string' && threadId !== '' && (ROOT_THREAD_TYPES.has(type) || type === 'turn_started')) {
-      this.roots.add(threadId);
+      if (!this.roots.has(threadId)) {
+        this.roots.add(threadId);
+        this.newestRoot = threadId;
+      }
       return;
     }
     if (type.startsWith('subagent_') && typeof agentId === 'string' && agentId !== '' && this.agents.size < this.cap) {
@@ -70,6 +75,11 @@ export class RootThreads {
   /** The root thread ids seen so far. */
   rootIds(): string[] {
     return [...this.roots];
+  }
+
+  /** The last of {@link rootIds} (the root named first last), without building the list. */
+  lastRootId(): string | undefined {
+    return this.newestRoot;
   }
 
   /**
@@ -93,5 +103,6 @@ export class RootThreads {
   reset(): void {
     this.roots.clear();
     this.agents.clear();
+    this.newestRoot = undefined;
   }
 }

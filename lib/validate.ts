@@ -1,9 +1,13 @@
 /**
  * Strict JSON validation straight from the bytes (RFC 8259, with JSON.parse as
- * the judge), at the speed of one pass over the bytes: a table-driven state
- * machine (one table load and one compare per byte; the few bytes that open,
- * close or separate containers take a branch). It is what wuu-filter runs on
- * every line it writes without parsing it, so it sits on the per-line fast path.
+ * the judge), in one pass over the bytes, by two readers that accept the same
+ * lines. A line followed by a fence byte in its buffer (its newline, on the
+ * per-line fast path: every line wuu-filter writes without parsing it) is read
+ * by the fenced reader: each value told by its first byte, string text eight
+ * bytes a step, no bound tested. Any other span, and any line the fenced
+ * reader does not prove, goes to a table-driven state machine (one table load
+ * and one compare per byte; the few bytes that open, close or separate
+ * containers take a branch), which has the last word.
  *
  * No recursion: nesting lives in a byte stack that grows with the line, so a
  * line of 100,000 `[` costs 100 KB, not a call stack. Bytes 0x80 and up are
@@ -377,9 +381,6 @@ for (const ch of DIGITS) DIGIT[code(ch)] = 1;
 /** Where the last fenced object's top-level `type` string starts (its quote), or -1: as {@link typeValueAt}. */
 let fencedType = -1;
 
-/** Whether the last {@link stringEnd} met an escape (a key spelled with one may still say `type`). */
-let sawEscape = false;
-
 /**
  * The end of a string whose text starts at `k` (just past its opening quote):
  * the offset just past its closing quote, or -1 (a control byte, the fence
@@ -412,7 +413,6 @@ function stringEnd(buf: Uint8Array, words: DataView, base: number, last8: number
     }
     if (byte === QUOTE) return k + 1;
     if (byte !== BACKSLASH) return -1;
-    sawEscape = true;
     const after = buf[k + 1] ?? 0;
     if (after === U) {
       // The fence is no hex digit: these reads stop at the line's end.
@@ -421,6 +421,40 @@ function stringEnd(buf: Uint8Array, words: DataView, base: number, last8: number
     } else if (SHORT_ESCAPE[after] === 1) k += 2;
     else return -1;
   }
+}
+
+/**
+ * Whether the span ending at `end` is fenced: the byte at `end` is a control
+ * byte but a tab or a carriage return (the newline after a line in its
+ * chunk), which ends every token, so {@link fencedStringEnd} may read on
+ * with no bound.
+ */
+export function isFenced(buf: Uint8Array, end: number): boolean {
+  return end < buf.length && FENCE[buf[end] ?? 0] === 1;
+}
+
+/**
+ * The fenced reader's string skip for other byte readers (wuu-check's member
+ * walk): the offset just past the closing quote of the JSON string whose text
+ * starts at `k` (just past its opening quote), or -1 when it is not a valid
+ * one. The span holding it must be fenced ({@link isFenced}): the fence stops
+ * the skip (-1) at the span's end at the latest. `skip` comes from
+ * {@link fencedSkip} on the same buffer.
+ */
+export function fencedStringEnd(buf: Uint8Array, skip: FencedSkip, k: number): number {
+  return stringEnd(buf, skip.words, skip.base, skip.last8, k);
+}
+
+/** What {@link fencedStringEnd} reads a buffer by. */
+export interface FencedSkip {
+  words: DataView;
+  base: number;
+  last8: number;
+}
+
+/** What {@link fencedStringEnd} reads `buf` by: made once per buffer (a chunk's lines share it), not per string. */
+export function fencedSkip(buf: Uint8Array): FencedSkip {
+  return { words: viewOf(buf), base: buf.byteOffset, last8: buf.length - 8 };
 }
 
 /** The end of a number starting at `k` (a digit or `-`): strict JSON (no leading zeros, no `1.`), or -1. */
@@ -458,9 +492,15 @@ function numberEnd(buf: Uint8Array, k: number): number {
 function memberValue(buf: Uint8Array, words: DataView, base: number, last8: number, k: number, depth: number): number {
   if (buf[k] !== QUOTE) return -1;
   const keyStart = k + 1;
-  sawEscape = false;
-  k = stringEnd(buf, words, base, last8, keyStart);
-  if (k < 0 || (sawEscape && depth === 1)) return -1;
+  if (depth === 1) {
+    // A top-level key is read byte by byte: one spelled with escapes gives up
+    // here (it may say `type`: the table machine marks it unsure).
+    let byte = buf[keyStart] ?? 0;
+    k = keyStart;
+    while (PLAIN[byte] === 1) byte = buf[++k] ?? 0;
+    if (byte !== QUOTE) return -1;
+    k++;
+  } else if ((k = stringEnd(buf, words, base, last8, keyStart)) < 0) return -1;
   const isType = depth === 1 && k - keyStart === 5 && buf[keyStart] === T && buf[keyStart + 1] === Y && buf[keyStart + 2] === P && buf[keyStart + 3] === E;
   let byte = buf[k] ?? 0;
   while (byte === 0x20 || byte === 0x09 || byte === 0x0d) byte = buf[++k] ?? 0;

@@ -235,7 +235,11 @@ export const FC_SEED = Number(process.env.FC_SEED ?? 20261202);
 export interface LiveProcess {
   /** Writes to its stdin now. */
   write(text: string): void;
-  /** The next complete stdout line, or 'TIMEOUT' after `ms`. */
+  /**
+   * The next complete stdout line, or 'TIMEOUT' after `ms`. What a live test proves is that the
+   * line comes while stdin is still open, not how fast: the wait is long (30 s) because a process
+   * started under coverage on a loaded 2-core runner took over 5 s to answer its first line.
+   */
   nextLine(ms?: number): Promise<string>;
   /** Every stdout line so far. */
   lines: string[];
@@ -270,7 +274,7 @@ export function liveProcess(name: string, args: string[] = []): LiveProcess {
   return {
     lines,
     write: (text) => child.stdin.write(text),
-    nextLine: (ms = 5000) => {
+    nextLine: (ms = 30_000) => {
       const ready = queued.shift();
       if (ready !== undefined) return Promise.resolve(ready);
       return new Promise<string>((resolve) => {

@@ -84,6 +84,9 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
   t.ok(quiet(none, 'word alice!'), 'no e-mail rule: a word end is no hold');
   t.notOk(quiet(none, 'word alice.'), 'a cut anchor (`.`, as in `.env`)');
   t.notOk(quiet(none, 'code abc123'), 'a free partial (six letters and digits at the end) is asked');
+  const escaped = (body: string) => Buffer.from(`{"delta":"${body}","type":"tool_output_delta"}`);
+  t.notOk(quiet(none, escaped('code abc12\\u0033')), 'the free partial reads the tail decoded: an escaped digit ends the six');
+  t.ok(quiet(none, escaped('code abc123\\n')), 'a line break after them: nothing to hold');
   t.notOk(quiet(plain, `x\n${'y '.repeat(3000)}`), 'a last line over 4 KiB goes to holdPoint');
   t.notOk(quiet(learned, 'cd /'), 'a workspace may start here');
   t.notOk(quiet(noPartial, 'done.\n'), 'a user rule without partial holds a fixed tail');

@@ -319,7 +319,7 @@ t.test('binary: --tee is live, each event goes out before the next is written', 
   for (const [i, line] of lines.entries()) {
     const arrived = new Promise<void>((resolve) => (waiting = () => buffered.includes(`${line}\n`) && resolve()));
     child.stdin.write(`${line}\n`);
-    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 5000));
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 30_000));
     t.not(await Promise.race([arrived, timeout]), 'TIMEOUT', `event ${i} arrives before the next is written`);
   }
   child.stdin.end(`${lastLine('run.jsonl')}\n`);

@@ -10,7 +10,7 @@ import t from 'tap';
 import path from 'node:path';
 import { parse } from '../lib/jsonl.js';
 import { UsageLedger } from '../lib/usage/ledger.js';
-import { InputReader, scannedNeeded, tailNeeded, type ScanPolicy } from '../lib/usage/reader.js';
+import { InputReader, PARSE_UNSNIFFED_BYTES, scannedNeeded, tailNeeded, type ScanPolicy } from '../lib/usage/reader.js';
 import { renderUsage } from '../lib/usage/render.js';
 import { UsageScanner } from '../lib/usage/scanner.js';
 import { usage } from '../lib/usage/usage.js';
@@ -79,6 +79,97 @@ t.test('lines off the fast path: the reader agrees with the general path in ever
     for (const size of [1, 2, 3, 7, 64, 1000, text.length]) {
       t.equal(viaReader(text, size).out, general, `${name}, ${size}-byte chunks`);
     }
+  }
+});
+
+/**
+ * Every usage type with its type first or in the middle, escapes in the
+ * models and ids: lines whose tail is not their type, which the reader
+ * parses outright when short (PARSE_UNSNIFFED_BYTES) instead of scanning.
+ */
+const ODD_ORDER = [
+  '{"type":"session_configured","model":"gpt-5","provider":"openai","variant":""}',
+  `{"type":"thread_started","model":"gpt-\\u0035 \\"q\\" \\\\ é","provider":"op\\u00e9n","thread_id":"${TH}"}`,
+  `{"turn_id":"t1","type":"turn_started","thread_id":"${TH}"}`,
+  `{"type":"file_changed","path":"a","workspace_revision":0}`,
+  `{"input_tokens":21,"type":"usage_updated","thread_id":"${TH}","turn_id":"t1","output_tokens":4,"cache_read_tokens":3,"cache_creation_tokens":2}`,
+  `{"agent_id":"ag\\u0031","type":"subagent_started","thread_id":"ag1","agent_type":"re\\tview","status":"running"}`,
+  `{"type":"subagent_completed","agent_id":"ag\\u0031","thread_id":"ag1","input_tokens":5,"output_tokens":6,"cache_read_tokens":7,"cache_creation_tokens":8,"status":"completed","z":null}`,
+  `{"type":"turn_completed","input_tokens":21,"output_tokens":4,"thread_id":"${TH}","turn_id":"t1"}`,
+  `{"type":"result","run_id":"run-${TH}","status":"completed","thread_id":"${TH}"}`,
+];
+
+t.test('fields in odd orders and escapes in names: the reader agrees with the general path', async (t) => {
+  const text = `${ODD_ORDER.join('\n')}\n`;
+  const general = await viaGeneral(text);
+  const lines = jsonl(general);
+  const turn = lines.find((l) => l.kind === 'turn');
+  t.equal(turn?.model, 'gpt-5 "q" \\ é', 'the escaped model, decoded (by hand)');
+  t.equal(turn?.provider, 'opén');
+  t.equal(turn?.input_tokens, 21);
+  const agent = lines.find((l) => l.kind === 'agent');
+  t.equal(agent?.agent_id, 'ag1');
+  t.equal(agent?.agent_type, 're\tview');
+  t.equal(agent?.input_tokens, 5);
+  for (const size of [1, 7, 100, text.length]) {
+    const r = viaReader(text, size);
+    t.equal(r.out, general, `${size}-byte chunks`);
+    t.same(r.bad, [], `${size}-byte chunks: no bad line`);
+  }
+});
+
+/** `line` (ending `}`) padded by a `"pad"` member before its first member to exactly `bytes` bytes. */
+function padded(line: string, bytes: number): string {
+  const pad = bytes - Buffer.byteLength(line) - '"pad":"",'.length;
+  const out = line.replace('{', `{"pad":"${'x'.repeat(pad)}",`);
+  if (Buffer.byteLength(out) !== bytes) throw new Error('padding');
+  return out;
+}
+
+t.test('a line just under, at and over the parse limit: read the same either way', async (t) => {
+  const usage = `{"type":"usage_updated","input_tokens":31,"output_tokens":4,"thread_id":"${TH}","turn_id":"t1"}`;
+  for (const bytes of [PARSE_UNSNIFFED_BYTES - 1, PARSE_UNSNIFFED_BYTES, PARSE_UNSNIFFED_BYTES + 1]) {
+    const lines = [
+      padded(usage, bytes),
+      // A line nobody reads, valid and not: skipped unread either way (lax mode).
+      padded('{"type":"file_changed","workspace_revision":0}', bytes),
+      padded('{"type":"file_changed","workspace_revision":}', bytes),
+      // Not an event: reported either way.
+      padded('{"type":7,"n":0}', bytes),
+    ];
+    const text = run(...lines);
+    const general = await viaGeneral(text);
+    t.equal(jsonl(general).find((l) => l.kind === 'turn')?.input_tokens, 31, `${bytes} bytes: the general path counts the line`);
+    for (const size of [4096, text.length]) {
+      const r = viaReader(text, size);
+      t.equal(r.out, general, `${bytes}-byte lines, ${size}-byte chunks`);
+      t.same(r.bad, [8], `${bytes}-byte lines, ${size}-byte chunks: the line whose type is a number, reported`);
+    }
+  }
+});
+
+t.test('short lines whose tail is not their type: the parse decides, a line it cannot read takes the general path', async (t) => {
+  const lines = [
+    // A duplicate type key: JSON.parse keeps the last, as readLine does.
+    `{"type":"file_changed","input_tokens":99,"thread_id":"${TH}","turn_id":"t1","type":"usage_updated","z":0}`,
+    `{"type":"usage_updated","input_tokens":98,"thread_id":"${TH}","turn_id":"t1","type":"file_changed","z":0}`,
+    // Invalid JSON, a type nobody reads: skipped unread, as before.
+    '{"type":"todo_updated","items":[1,]}',
+    // Invalid JSON, a usage type: reported.
+    `{"type":"usage_updated","input_tokens":,"thread_id":"${TH}","turn_id":"t1"}`,
+    // Not objects, no type, a type that is no string: reported.
+    '[{"type":"usage_updated"}]',
+    '{"kind":"usage_updated","n":1}',
+    '{"type":null,"n":1}',
+    '"text"',
+  ];
+  const text = run(...lines);
+  const general = await viaGeneral(text);
+  t.equal(jsonl(general).find((l) => l.kind === 'turn')?.input_tokens, 99, 'the duplicate whose last type is usage_updated counts');
+  for (const size of [1, 7, 64, text.length]) {
+    const r = viaReader(text, size);
+    t.equal(r.out, general, `${size}-byte chunks`);
+    t.same(r.bad, [8, 9, 10, 11, 12], `${size}-byte chunks: the bad lines, by number`);
   }
 });
 

@@ -114,24 +114,60 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
  * The end of the JSON string body `raw[start, end)` that decides every free
  * partial: its last `reach` characters at least (a match runs to the end and
  * looks at most `reach` characters back), or all of it; undefined when it
- * cannot be read. Most tails are plain ASCII: their last `reach` bytes, with
- * nothing decoded; otherwise the last bytes that hold them (at most 6 per
- * character), cut outside any escape or UTF-8 sequence, decoded.
+ * cannot be read. Most tails are ASCII: read backwards from the end, escapes
+ * and all ({@link asciiTail}); otherwise the last bytes that hold them (at
+ * most 6 per character), cut outside any escape or UTF-8 sequence, decoded.
  */
 function freeText(raw: Buffer, start: number, end: number, reach: number): string | undefined {
-  const plainFrom = Math.max(start, end - reach);
-  let at = end;
-  while (at > plainFrom && raw[at - 1]! >= 0x20 && raw[at - 1]! < 0x7f && raw[at - 1] !== 0x5c && raw[at - 1] !== 0x22) at--;
-  // No escape may begin in the 5 bytes before the cut (its letters would be read as text).
-  if (at === plainFrom) {
-    let k = plainFrom;
-    while (k > Math.max(start, plainFrom - 6) && raw[k - 1] !== 0x5c) k--;
-    if (k === start || raw[k - 1] !== 0x5c) return raw.toString('latin1', plainFrom, end);
-  }
+  const ascii = asciiTail(raw, start, end, reach);
+  if (ascii !== undefined) return ascii;
   let cut = Math.max(start, end - 6 * reach - 8);
   while (cut > start && cut < end && (raw.lastIndexOf(0x5c, cut - 1) >= Math.max(start, cut - 6) || ((raw[cut] ?? 0) & 0xc0) === 0x80)) cut++;
   const text = plainText(raw, cut, end);
   if (text === undefined || (cut > start && text.length < reach)) return undefined;
+  return text;
+}
+
+/** A two-byte escape's letter → the ASCII character it stands for (0: not one). */
+const SHORT_ESCAPE = new Uint8Array(128);
+for (const [letter, code] of [['n', 0x0a], ['t', 0x09], ['r', 0x0d], ['b', 0x08], ['f', 0x0c], ['"', 0x22], ['\\', 0x5c], ['/', 0x2f]] as const) SHORT_ESCAPE[letter.charCodeAt(0)] = code;
+
+/** Whether the backslash at `at` starts an escape: an odd run of backslashes ends there. */
+function startsEscape(raw: Buffer, start: number, at: number): boolean {
+  let k = at;
+  while (k > start && raw[k - 1] === 0x5c) k--;
+  return (at - k) % 2 === 0;
+}
+
+/**
+ * The last `reach` characters (all when fewer) of the decoded JSON string
+ * body `raw[start, end)`, read backwards from its end, one character or
+ * escape at a time; undefined for anything but ASCII (a character, or a
+ * `\\u` escape, from 0x80 on) or a byte that cannot end a character of a
+ * valid body. A piece's end sits between characters, so each step back
+ * starts at one's end.
+ */
+function asciiTail(raw: Buffer, start: number, end: number, reach: number): string | undefined {
+  let text = '';
+  let p = end;
+  for (let n = 0; n < reach && p > start; n++) {
+    const c = raw[p - 1]!;
+    if (c >= 0x80 || c < 0x20) return undefined;
+    let code = c;
+    if (p - 2 >= start && raw[p - 2] === 0x5c && startsEscape(raw, start, p - 2)) {
+      code = SHORT_ESCAPE[c]!;
+      if (code === 0) return undefined;
+      p -= 2;
+    } else if (p - 6 >= start && raw[p - 6] === 0x5c && raw[p - 5] === 0x75 && startsEscape(raw, start, p - 6)) {
+      code = Number.parseInt(raw.toString('latin1', p - 4, p), 16);
+      if (!(code < 0x80) || !/^[0-9A-Fa-f]{4}$/.test(raw.toString('latin1', p - 4, p))) return undefined;
+      p -= 6;
+    } else {
+      if (c === 0x5c || c === 0x22) return undefined;
+      p--;
+    }
+    text = String.fromCharCode(code) + text;
+  }
   return text;
 }
 

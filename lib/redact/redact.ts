@@ -110,8 +110,24 @@ export function deltaBounds(raw: Buffer): [number, number] | undefined {
     if ((close - k) % 2 === 0) break;
   }
   // A later member named `delta` (a duplicate): the general reader, which refuses it.
-  if (raw.indexOf(DELTA_KEY, close) >= 0) return undefined;
+  if (hasFrom(raw, DELTA_KEY, close)) return undefined;
   return [open + 1, close];
+}
+
+/**
+ * Whether `needle` (starting with a quote) occurs in `raw` from `from` on:
+ * a byte loop over the quotes, cheaper than a native search on the short
+ * rest of a delta line (the members after `delta`).
+ */
+function hasFrom(raw: Buffer, needle: Buffer, from: number): boolean {
+  const last = raw.length - needle.length;
+  for (let i = from; i <= last; i++) {
+    if (raw[i] !== 0x22) continue;
+    let k = 1;
+    while (k < needle.length && raw[i + k] === needle[k]) k++;
+    if (k === needle.length) return true;
+  }
+  return false;
 }
 
 /**

@@ -201,43 +201,43 @@ interface Group {
   models: Map<string, { main?: Sums; subagents?: Sums }>;
 }
 
-/** Groups units into rows. Subagents are rows of their own, never added to main. */
-export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptions = {}): UsageReport {
-  const by = options.by && options.by.length > 0 ? options.by : (['run'] as const);
+/**
+ * The rows' groups of units, in row order, with their sums. Units come
+ * sorted by file and line, so a unit mostly joins the row of the one before
+ * it (the turns of a run): that row is taken by comparing the key fields,
+ * without building and hashing the key.
+ */
+function groupUnits(units: readonly UsageUnit[], costs: ReadonlyArray<bigint | null>, by: readonly UsageDim[], cols: Array<[string, string]>, options: ReportOptions): Group[] {
   const calendar = options.calendar;
-  const cols = keyColumns(by);
+  const pricer = options.pricer;
   const perUnit = by.includes('turn');
   // The file of a run is where it was read, not what it is: a run split over two files is one row.
   const fileAt = by.includes('file') ? -1 : cols.findIndex(([field]) => field === 'file');
-  const units: UsageUnit[] = [];
-  for (const unit of allUnits) {
-    if (options.since !== undefined || options.until !== undefined) {
-      const day = columnValue(unit, 'day', calendar) ?? 'unknown';
-      if (day === 'unknown' || (options.since !== undefined && day < options.since) || (options.until !== undefined && day > options.until)) continue;
-    }
-    units.push(unit);
-  }
-  const pricer = options.pricer;
-  // A run without usage costs nothing, whatever its model (a setup failure names none).
-  const costs = units.map((u) => (pricer ? (u.kind === 'run' ? 0n : pricer.cost(u)) : null));
   const groups = new Map<string, Group>();
   const order: Group[] = [];
-  const main = newSums();
-  const subagents = newSums();
-  const all = newSums();
-  units.forEach((unit, i) => {
+  let last: UsageUnit | undefined;
+  let lastGroup: Group | undefined;
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
     const cost = pricer ? (costs[i] ?? null) : 0n;
-    const keys = cols.map(([field], k) => (k === fileAt ? null : columnValue(unit, field, calendar)));
-    const sortKey = JSON.stringify(keys);
     // --by turn: every turn and every subagent is a row of its own.
     // A run without ids (a setup failure) cannot be told from another: a row of its own.
-    const groupKey = perUnit || (fileAt >= 0 && unit.thread_id === '' && !unit.run_id) ? unitKey(unit) : sortKey;
-    let group = groups.get(groupKey);
-    if (group === undefined) {
-      group = { keys, sortKey, models: new Map(), files: fileAt >= 0 ? [] : undefined };
-      groups.set(groupKey, group);
-      order.push(group);
+    const own = perUnit || (fileAt >= 0 && unit.thread_id === '' && !unit.run_id);
+    let group: Group | undefined;
+    if (!own && last !== undefined && lastGroup !== undefined && sameKeys(last, unit, cols, fileAt)) group = lastGroup;
+    else {
+      const keys = cols.map(([field], k) => (k === fileAt ? null : columnValue(unit, field, calendar)));
+      const sortKey = JSON.stringify(keys);
+      const groupKey = own ? unitKey(unit) : sortKey;
+      group = groups.get(groupKey);
+      if (group === undefined) {
+        group = { keys, sortKey, models: new Map(), files: fileAt >= 0 ? [] : undefined };
+        groups.set(groupKey, group);
+        order.push(group);
+      }
     }
+    last = own ? undefined : unit;
+    lastGroup = group;
     if (group.files !== undefined && group.files.length <= MAX_FILES && !group.files.includes(unit.file)) {
       // Units come sorted by file: a run read from many files lists the first few.
       group.files.push(unit.file);
@@ -251,12 +251,85 @@ export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptio
       if (m === undefined) group.models.set(unit.model, (m = {}));
       addUnit((m[side] ??= newSums()), unit, cost);
     }
-    addUnit(side === 'main' ? main : subagents, unit, cost);
-    addUnit(all, unit, cost);
-  });
+  }
   // Units come sorted by file and line: turn, run and thread rows keep that
   // (reading) order; model, file and calendar rows are sorted by their keys.
   if (by.every((d) => SORTED_DIMS.has(d))) order.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  return order;
+}
+
+/** Adds sums `b` into `a` (a row's sums into a total). */
+function addSums(a: Sums, b: Sums): void {
+  a.turns += b.turns;
+  a.agents += b.agents;
+  a.dates |= b.dates;
+  addTokens(a, b);
+  a.cost += b.cost;
+  if (b.unpriced) a.unpriced = true;
+}
+
+/**
+ * Whether two units have the same values in the grouping columns, by the
+ * fields those values are made of (a day, week or month by the time it is
+ * read from: the same time is the same day). False may still be the same
+ * row: the caller then compares the values themselves.
+ */
+function sameKeys(a: UsageUnit, b: UsageUnit, cols: ReadonlyArray<[string, string]>, fileAt: number): boolean {
+  for (let k = 0; k < cols.length; k++) {
+    if (k === fileAt) continue;
+    switch (cols[k]![0]) {
+      case 'thread_id':
+        if (a.thread_id !== b.thread_id) return false;
+        break;
+      case 'run_id':
+        if (a.run_id !== b.run_id) return false;
+        break;
+      case 'model':
+        if (a.model !== b.model) return false;
+        break;
+      case 'file':
+        if (a.file !== b.file) return false;
+        break;
+      case 'day':
+      case 'week':
+      case 'month':
+        if (a.time !== b.time) return false;
+        break;
+      default:
+        return false; // turn_id: --by turn never takes this path
+    }
+  }
+  return true;
+}
+
+/** Groups units into rows. Subagents are rows of their own, never added to main. */
+export function buildReport(allUnits: readonly UsageUnit[], options: ReportOptions = {}): UsageReport {
+  const by = options.by && options.by.length > 0 ? options.by : (['run'] as const);
+  const calendar = options.calendar;
+  const cols = keyColumns(by);
+  const units: UsageUnit[] = [];
+  for (const unit of allUnits) {
+    if (options.since !== undefined || options.until !== undefined) {
+      const day = columnValue(unit, 'day', calendar) ?? 'unknown';
+      if (day === 'unknown' || (options.since !== undefined && day < options.since) || (options.until !== undefined && day > options.until)) continue;
+    }
+    units.push(unit);
+  }
+  const pricer = options.pricer;
+  // A run without usage costs nothing, whatever its model (a setup failure names none).
+  const costs = units.map((u) => (pricer ? (u.kind === 'run' ? 0n : pricer.cost(u)) : null));
+  const order = groupUnits(units, costs, by, cols, options);
+  // Every unit is in exactly one row: the totals are the rows' sums (exact
+  // integers, so the order of the additions does not matter).
+  const main = newSums();
+  const subagents = newSums();
+  const all = newSums();
+  for (const group of order) {
+    if (group.main !== undefined) addSums(main, group.main);
+    if (group.subagents !== undefined) addSums(subagents, group.subagents);
+  }
+  addSums(all, main);
+  addSums(all, subagents);
   const rows: UsageRow[] = [];
   for (const group of order) {
     for (const side of ['main', 'subagents'] as const) {

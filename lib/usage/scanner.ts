@@ -57,6 +57,7 @@ interface AgentState {
 
 interface ChildTurn {
   thread: string;
+  turn: string;
   line: number;
   time: string | undefined;
   tokens: Tokens;
@@ -81,6 +82,9 @@ export function describeTurn(thread: string, turn: string): string {
 const COMPLETED_FIELDS: readonly TokenField[] = ['input_tokens', 'output_tokens'];
 
 const FIELDS = TOKEN_FIELDS;
+/** Zero counts, only ever read (a unit copies its counts field by field). */
+const NO_TOKENS: Readonly<Tokens> = zeroTokens();
+
 /** No decrease (shared, never changed). */
 const NONE: string[] = [];
 
@@ -116,6 +120,8 @@ export class UsageScanner {
   private lastTurn: TurnState | undefined;
   private agents = new Map<string, AgentState>();
   private childTurns = new Map<string, ChildTurn>();
+  /** The entry of `childTurns` read last (usageUpdated); undefined once `childTurns` is replaced. */
+  private lastChild: ChildTurn | undefined;
   private runSeen = false;
   private runLine = 0;
   private lastLine = 0;
@@ -139,7 +145,7 @@ export class UsageScanner {
   private routeOf(thread: string): { provider: string; model: string } {
     const own = this.threadRoutes.get(thread);
     if (own !== undefined) return own;
-    const root = this.threads.rootIds().at(-1);
+    const root = this.threads.lastRootId();
     const rootRoute = root !== undefined ? this.threadRoutes.get(root) : undefined;
     return rootRoute ?? { provider: this.sessionProvider, model: this.sessionModel || 'unknown' };
   }
@@ -156,13 +162,25 @@ export class UsageScanner {
    * The time of a unit: its own timestamp, the run's, the run's session id
    * (root thread, else the result's run id), else the file's time.
    */
-  private dated(own: string | undefined, runTime: string | undefined, session: string | undefined): Pick<UsageUnit, 'time' | 'date_source'> {
+  private dated(own: string | undefined, runTime: string | undefined, session: string | undefined): Dated {
+    const when = this.when;
     const stamp = own ?? runTime;
-    if (stamp !== undefined) return { time: stamp, date_source: 'timestamp' };
-    if (session !== undefined) return { time: session, date_source: 'session_id' };
-    const file = this.fallbackTime();
-    return { time: file.time, date_source: file.source };
+    if (stamp !== undefined) {
+      when.time = stamp;
+      when.source = 'timestamp';
+    } else if (session !== undefined) {
+      when.time = session;
+      when.source = 'session_id';
+    } else {
+      const file = this.fallbackTime();
+      when.time = file.time;
+      when.source = file.source;
+    }
+    return when;
   }
+
+  /** What {@link dated} answers, reused: it is read into the unit at once (a unit is built field by field, without spreading a fresh object). */
+  private readonly when: Dated = { time: null, source: null };
 
   private turnFor(thread: string, turn: string, line: number, event: Record<string, unknown>): TurnState {
     // A turn's events come together (its snapshots, then its end): the turn
@@ -262,10 +280,16 @@ export class UsageScanner {
     const turn = str(event.turn_id);
     if (!this.threads.isRoot(thread)) {
       // A sub-agent's own snapshot: its subagent_* report is what counts.
-      const key = turnKey(thread, turn);
-      const child = this.childTurns.get(key);
-      if (child === undefined) this.childTurns.set(key, { thread, line, time: eventTime(event), tokens: snap });
-      else child.tokens = snap;
+      // Its snapshots come together, like a turn's: the child turn of the
+      // last one, compared by its ids, spares building and hashing a key.
+      let child = this.lastChild;
+      if (child === undefined || child.turn !== turn || child.thread !== thread) {
+        const key = turnKey(thread, turn);
+        child = this.childTurns.get(key);
+        if (child === undefined) this.childTurns.set(key, (child = { thread, turn, line, time: eventTime(event), tokens: snap }));
+        this.lastChild = child;
+      }
+      child.tokens = snap;
       return;
     }
     const state = this.turnFor(thread, turn, line, event);
@@ -332,7 +356,7 @@ export class UsageScanner {
   private closeRun(runId: string | null, status: string | null): void {
     const runTime = this.runTime;
     const before = this.units.length;
-    const root = this.threads.rootIds().at(-1) ?? '';
+    const root = this.threads.lastRootId() ?? '';
     const session = sessionTime(root) ?? sessionTime(runId);
     // A run has a few threads and many turns: each thread id is read as a date once.
     const threadTimes = new Map<string, string | undefined>();
@@ -345,13 +369,13 @@ export class UsageScanner {
     for (const state of this.turns.values()) {
       if (state.provisional && this.threads.role(state.thread) === 'child') {
         // Seen before the root was known, and not the root after all: a sub-agent's own turn.
-        if (state.snap !== undefined) this.childTurns.set(turnKey(state.thread, state.turn), { thread: state.thread, line: state.snapLine, time: state.time, tokens: state.snap });
+        if (state.snap !== undefined) this.childTurns.set(turnKey(state.thread, state.turn), { thread: state.thread, turn: state.turn, line: state.snapLine, time: state.time, tokens: state.snap });
         continue;
       }
       if (state.snap !== undefined && state.end === null) {
         this.warn(`${this.file}:${state.snapLine || state.line}: warning: ${describeTurn(state.thread, state.turn)} has usage but never ended (no turn_completed, turn_failed or turn_interrupted)`);
       }
-      let tokens = zeroTokens();
+      let tokens = NO_TOKENS;
       let source: TurnUnit['source'] = 'none';
       if (state.snap !== undefined) {
         tokens = state.snap;
@@ -362,6 +386,7 @@ export class UsageScanner {
       }
       // A turn provisional when read takes the route its thread turned out to have.
       const route = state.provisional ? this.routeOf(state.thread) : state;
+      const when = this.dated(state.time, runTime, threadTime(state.thread) ?? session);
       this.units.push({
         kind: 'turn',
         file: this.file,
@@ -372,7 +397,8 @@ export class UsageScanner {
         run_status: status,
         provider: route.provider,
         model: route.model,
-        ...this.dated(state.time, runTime, threadTime(state.thread) ?? session),
+        time: when.time,
+        date_source: when.source,
         end: state.end,
         source,
         input_tokens: tokens.input_tokens,
@@ -385,6 +411,7 @@ export class UsageScanner {
     if (this.units.length === before) {
       // A run without any usage (a setup failure, a busy thread) still is a run: a zero row.
       const route = this.routeOf(root);
+      const when = this.dated(undefined, runTime, session);
       this.units.push({
         kind: 'run',
         file: this.file,
@@ -394,14 +421,19 @@ export class UsageScanner {
         run_status: status,
         provider: route.provider,
         model: route.model,
-        ...this.dated(undefined, runTime, session),
-        ...zeroTokens(),
+        time: when.time,
+        date_source: when.source,
+        input_tokens: 0n,
+        cache_creation_tokens: 0n,
+        cache_read_tokens: 0n,
+        output_tokens: 0n,
       });
     }
     this.turns = new Map();
     this.lastTurn = undefined;
     this.agents = new Map();
     this.childTurns = new Map();
+    this.lastChild = undefined;
     this.threadRoutes = new Map();
     this.threads = new RootThreads();
     this.runSeen = false;
@@ -418,35 +450,39 @@ export class UsageScanner {
       else addTokens(sum.tokens, child.tokens);
     }
     const route = this.routeOf('');
-    const unit = (state: { agent: string; thread: string; line: number; time: string | undefined; type: string; status: string }, tokens: Tokens, source: AgentUnit['source']): AgentUnit => ({
-      kind: 'agent',
-      file: this.file,
-      line: state.line,
-      thread_id: state.thread,
-      agent_id: state.agent,
-      agent_type: state.type,
-      agent_status: state.status,
-      run_id: runId,
-      run_status: status,
-      provider: route.provider,
-      model: route.model,
-      ...this.dated(state.time, runTime, session),
-      source,
-      input_tokens: tokens.input_tokens,
-      cache_creation_tokens: tokens.cache_creation_tokens,
-      cache_read_tokens: tokens.cache_read_tokens,
-      output_tokens: tokens.output_tokens,
-    });
+    const unit = (state: { agent: string; thread: string; line: number; time: string | undefined; type: string; status: string }, tokens: Tokens, source: AgentUnit['source']): AgentUnit => {
+      const when = this.dated(state.time, runTime, session);
+      return {
+        kind: 'agent',
+        file: this.file,
+        line: state.line,
+        thread_id: state.thread,
+        agent_id: state.agent,
+        agent_type: state.type,
+        agent_status: state.status,
+        run_id: runId,
+        run_status: status,
+        provider: route.provider,
+        model: route.model,
+        time: when.time,
+        date_source: when.source,
+        source,
+        input_tokens: tokens.input_tokens,
+        cache_creation_tokens: tokens.cache_creation_tokens,
+        cache_read_tokens: tokens.cache_read_tokens,
+        output_tokens: tokens.output_tokens,
+      };
+    };
     for (const state of this.agents.values()) {
       const child = unreported.get(state.agent);
       if (state.tokens === undefined && child !== undefined) {
         unreported.delete(state.agent);
         this.units.push(unit(state, child.tokens, 'child_thread'));
       } else {
-        this.units.push(unit(state, state.tokens ?? zeroTokens(), 'report'));
+        this.units.push(unit(state, state.tokens ?? NO_TOKENS, 'report'));
       }
     }
-    const root = this.threads.rootIds().at(-1) ?? '';
+    const root = this.threads.lastRootId() ?? '';
     for (const [agent, child] of unreported) {
       if (promptOf(child.tokens) === 0n && child.tokens.output_tokens === 0n) continue;
       this.units.push(unit({ agent, thread: root, line: child.line, time: child.time, type: '', status: '' }, child.tokens, 'child_thread'));
