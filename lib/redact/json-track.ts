@@ -120,6 +120,26 @@ export class JsonTrack {
   }
 
   /**
+   * After a string: whether the byte `b` and then a quote open the next
+   * string (`":"` after a key, `","` between members), as {@link until}
+   * would read them; the state is then that string's. False: nothing read.
+   */
+  quoteAfter(b: number): boolean {
+    if (this.state === COLON) {
+      if (b !== 0x3a) return false;
+      if (this.typeNext) {
+        this.typeNext = false;
+        this.typeString = true;
+      }
+      this.state = IN_VALUE;
+      return true;
+    }
+    if (this.state !== AFTER || b !== 0x2c) return false;
+    this.state = this.stack[this.depth - 1] === OBJECT ? IN_KEY : IN_VALUE;
+    return true;
+  }
+
+  /**
    * The string opened at `open` closed at `close` (its quotes' indexes);
    * `escaped`: it holds an escape. False when not proven: a top-level key
    * spelled with escapes (it may spell `type`: lib/validate.ts leaves it to

@@ -365,10 +365,16 @@ export class Automaton {
       // The structure's bytes (no backslash among them), the opening quote included.
       if (!this.feed(buf, from, open === end ? end : open + 1, end)) return PROVE_HIT;
       if (open === end) return track.event ? PROVE_CLEAN : PROVE_UNSURE;
-      const close = this.stringText(buf, open + 1, end);
-      if (close < 0) return close === -1 ? PROVE_HIT : PROVE_UNSURE;
-      if (!track.closeString(buf, open, close, this.slash > open)) return PROVE_UNSURE;
-      from = close + 1;
+      // Strings one after another (`":"`, `","` between them) without a call of `until`.
+      for (let at = open; ; ) {
+        const close = this.stringText(buf, at + 1, end);
+        if (close < 0) return close === -1 ? PROVE_HIT : PROVE_UNSURE;
+        if (!track.closeString(buf, at, close, this.slash > at)) return PROVE_UNSURE;
+        from = close + 1;
+        if (from + 1 >= end || buf[from + 1] !== 0x22 || !track.quoteAfter(buf[from]!)) break;
+        if (!this.feed(buf, from, from + 2, end)) return PROVE_HIT;
+        at = from + 1;
+      }
     }
   }
 
