@@ -423,6 +423,40 @@ function stringEnd(buf: Uint8Array, words: DataView, base: number, last8: number
   }
 }
 
+/**
+ * Whether the span ending at `end` is fenced: the byte at `end` is a control
+ * byte but a tab or a carriage return (the newline after a line in its
+ * chunk), which ends every token, so {@link fencedStringEnd} may read on
+ * with no bound.
+ */
+export function isFenced(buf: Uint8Array, end: number): boolean {
+  return end < buf.length && FENCE[buf[end] ?? 0] === 1;
+}
+
+/**
+ * The fenced reader's string skip for other byte readers (wuu-check's member
+ * walk): the offset just past the closing quote of the JSON string whose text
+ * starts at `k` (just past its opening quote), or -1 when it is not a valid
+ * one. The span holding it must be fenced ({@link isFenced}): the fence stops
+ * the skip (-1) at the span's end at the latest. `skip` comes from
+ * {@link fencedSkip} on the same buffer.
+ */
+export function fencedStringEnd(buf: Uint8Array, skip: FencedSkip, k: number): number {
+  return stringEnd(buf, skip.words, skip.base, skip.last8, k);
+}
+
+/** What {@link fencedStringEnd} reads a buffer by. */
+export interface FencedSkip {
+  words: DataView;
+  base: number;
+  last8: number;
+}
+
+/** What {@link fencedStringEnd} reads `buf` by: made once per buffer (a chunk's lines share it), not per string. */
+export function fencedSkip(buf: Uint8Array): FencedSkip {
+  return { words: viewOf(buf), base: buf.byteOffset, last8: buf.length - 8 };
+}
+
 /** The end of a number starting at `k` (a digit or `-`): strict JSON (no leading zeros, no `1.`), or -1. */
 export function numberEnd(buf: Uint8Array, k: number): number {
   let byte = buf[k] ?? 0;

@@ -174,6 +174,37 @@ t.test('a repeated id comes back as the same string; a changed one is read anew'
   t.equal(reader.turn, long);
 });
 
+t.test('an id of the same length as the last is compared at every byte, word steps and tail', async (t) => {
+  const reader = new FieldReader();
+  const line = (item: string) => Buffer.from(`{"item_id":"${item}",${ids},"type":"tool_output_delta","delta":""}\n`);
+  const base = 'abcdefghijk'; // 11 bytes: two words and a tail of three
+  let last = base;
+  for (let at = 0; at <= base.length; at++) {
+    const item = at === base.length ? base : `${base.slice(0, at)}#${base.slice(at + 1)}`;
+    for (const id of [item, base]) {
+      const buf = line(id);
+      t.ok(reader.read(buf, 0, buf.length - 1));
+      t.equal(reader.item, id, `after ${last}`);
+      last = id;
+    }
+  }
+});
+
+t.test('keys are matched whole: same length and first byte, longer, shorter, near misses', async (t) => {
+  const reader = new FieldReader();
+  // turn_id / type / thread_id share first bytes; "thread_ix" and "turn_ie" are near misses; a 70-byte key is no field.
+  // The misses come last: matched by mistake, they would overwrite the real members.
+  const text = `{"tool_name":6,"thread_id":"a","turn_id":"b","type":"turn_started","thread_ix":1,"turn_ie":2,"typf":0,"t":3,"":4,"${'k'.repeat(70)}":5}`;
+  const buf = Buffer.from(`${text}\n`);
+  t.ok(reader.read(buf, 0, text.length));
+  t.same([reader.thread, reader.turn, reader.type], ['a', 'b', 'turn_started']);
+  const parsed = fieldsOfObject('turn_started', JSON.parse(text) as object);
+  // Names a rule reads have their kind; the others are not even looked up.
+  for (const name of ['thread_id', 'turn_id', 'tool_name', 'item_id']) t.equal(reader.kindOf(name), parsed.kindOf(name), `kind of ${name}`);
+  for (const name of ['thread_ix', 'turn_ie', 't', '', 'k'.repeat(70)]) t.equal(reader.kindOf(name), undefined, `no field ${JSON.stringify(name)}`);
+  t.equal(reader.kindOf('tool_name'), 'number');
+});
+
 t.test('the walk leaves what it cannot prove to JSON.parse', async (t) => {
   const reader = new FieldReader();
   for (const text of INVALID) {
@@ -188,6 +219,32 @@ t.test('the walk leaves what it cannot prove to JSON.parse', async (t) => {
   t.ok(reader.read(nested, 0, nested.length), 'a nested container proven by the whole-line validator');
   const empty = Buffer.from(' {} ');
   t.notOk(reader.read(empty, 0, empty.length), 'an empty object has no type');
+});
+
+t.test('a line followed by its newline (the fenced string skip) reads as the same line alone', async (t) => {
+  const fenced = new FieldReader();
+  const alone = new FieldReader();
+  // String values at every offset against the eight-byte steps, escapes at
+  // the edges, a string cut by the line's end, and bytes past the fence that
+  // would end the string (a quote on the next line must not be read).
+  const strings = ['', 'a', 'ab\\', '\\u003c', 'x'.repeat(7), 'y'.repeat(8), 'z'.repeat(9), `${'w'.repeat(15)}\\n`, 'é€😀', '\\"q\\"'];
+  const lines = [
+    ...PRODUCER,
+    ...INVALID,
+    ...strings.map((text) => `{"delta":"${text}",${ids},"type":"agent_message_delta"}`),
+    `{${ids},"type":"agent_message_delta","delta":"cut`,
+    `{${ids},"type":"agent_message_delta","delta":"cut\\`,
+    `{${ids},"type":"agent_message_delta","delta":"cut\\u00`,
+  ];
+  for (const text of lines) {
+    for (const next of ['', '"}', 'x"}' + ' '.repeat(16)]) {
+      const buf = Buffer.from(`${text}\n${next}`);
+      const end = Buffer.byteLength(text);
+      const read = fenced.read(buf, 0, end);
+      t.equal(read, alone.read(Buffer.from(text), 0, end), `same verdict: ${text} + ${JSON.stringify(next)}`);
+      if (read) for (const key of ['type', 'thread', 'turn', 'item', 'usage'] as const) t.same(fenced[key], alone[key], `${key} of ${text}`);
+    }
+  }
 });
 
 t.test('both roads report the same problems, byte for byte', async (t) => {

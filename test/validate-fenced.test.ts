@@ -10,7 +10,8 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { fencedObject, isJsonObject, typeValueAt } from '../lib/validate.js';
+import { fencedObject, fencedSkip, fencedStringEnd, isFenced, isJsonObject, typeValueAt } from '../lib/validate.js';
+import { stringEnd } from '../lib/check/json-bytes.js';
 import { generateStream, prng } from '../bench/generate.js';
 import { FC_SEED } from './helpers.js';
 
@@ -300,4 +301,22 @@ t.test('random JSON, mutated, and random byte soups', async (t) => {
     { seed: FC_SEED, numRuns: 3000 },
   );
   t.pass('3,000 random byte soups agree');
+});
+
+t.test('fencedStringEnd (the skip shared with wuu-check) ends a string where the bounded skip does', async (t) => {
+  const texts = ['', 'a', 'x'.repeat(7), 'y'.repeat(8), 'z'.repeat(9), '\\n', '\\u003c>', '\\"', 'é€', '\\', '\\u00', '\\x', 'a\tb', 'cut'];
+  for (const text of texts) {
+    for (const close of ['"', '']) {
+      // At every offset against the eight-byte steps, with bytes past the fence that would end a string.
+      for (let pad = 0; pad < 8; pad++) {
+        const line = `${' '.repeat(pad)}"${text}${close}`;
+        const end = Buffer.byteLength(line);
+        const buf = Buffer.from(`${line}\n"x"${' '.repeat(9)}`);
+        t.ok(isFenced(buf, end));
+        t.equal(fencedStringEnd(buf, fencedSkip(buf), pad + 1), stringEnd(buf, pad, end), JSON.stringify(line));
+      }
+    }
+  }
+  t.notOk(isFenced(Buffer.from('"a"'), 3), 'the end of the buffer is no fence');
+  t.notOk(isFenced(Buffer.from('"a"\t'), 3), 'a tab is no fence');
 });

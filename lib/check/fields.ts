@@ -6,7 +6,9 @@
  * counters, and the JSON type of every field the schema names; no rule reads
  * text (deltas, output, arguments), which is most of a stream's bytes. So a
  * line is read by walking its top-level members once, proving each value
- * valid JSON as it is skipped (./json-bytes.ts), and decoding only the
+ * valid JSON as it is skipped (./json-bytes.ts; string values of a line
+ * followed by its newline by the fenced reader's eight-byte skip,
+ * lib/validate.ts), and decoding only the
  * handful of values a rule reads: one pass over the bytes, no string and no
  * object for the rest. A nested object or array of scalars only is judged in
  * the same pass; a line with deeper nesting is proven by the whole-line
@@ -15,7 +17,7 @@
  * so both roads give the same fields, and a bad line gets JSON.parse's message.
  */
 import { NEW, TypeSniffer } from '../type-sniff.js';
-import { isJsonEvent } from '../validate.js';
+import { fencedSkip, fencedStringEnd, isFenced, isJsonEvent, type FencedSkip } from '../validate.js';
 import { BACKSLASH, containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
 import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
 
@@ -104,39 +106,54 @@ const UNSURE = 2; // not proven (invalid, or a key spelled with escapes): JSON.p
 /** Longest string value remembered for reuse (ids are short; text is not worth comparing). */
 const MAX_REMEMBERED = 256;
 
-/** The schema of each type by slot: accepted kinds as a bit mask (bit K_*), and whether required. */
-const SCHEMA_SLOTS = new Map(
+const REQUIRED = 1 << 16;
+// A slot fits in the low byte of a schema field.
+if (NAMES.length > 0xff) throw new Error('too many field names for SCHEMA_SLOTS');
+
+/**
+ * The schema of each type by slot, one number per field: its slot, the kinds
+ * it accepts as a bit mask (bit K_*) shifted by 8, and 1 << 16 when it is
+ * required (a flat array: no object read per field and line).
+ */
+const SCHEMA_SLOTS: ReadonlyMap<string, Int32Array> = new Map(
   [...SCHEMA].map(([type, spec]) => [
     type,
-    [...spec].map(([name, field]) => ({
-      slot: slotOf(name),
-      kinds: field.types.reduce((mask, kind) => mask | (kind === 'any' ? 0xfe : 1 << KIND_NAMES.indexOf(kind)), 0),
-      required: field.required,
-    })),
+    Int32Array.from([...spec], ([name, field]) => {
+      const kinds = field.types.reduce((mask, kind) => mask | (kind === 'any' ? 0xfe : 1 << KIND_NAMES.indexOf(kind)), 0);
+      return slotOf(name) | (kinds << 8) | (field.required ? REQUIRED : 0);
+    }),
   ]),
 );
 
-/** A field name as bytes, for matching keys without making strings. */
-interface KeyEntry {
-  bytes: Buffer;
-  slot: number;
-}
-
-/** Keys by length, then by first byte: a key is matched with a few byte compares. */
-const KEYS: KeyEntry[][][] = [];
-for (const [slot, name] of NAMES.entries()) {
-  const bytes = Buffer.from(name, 'latin1');
-  const byLength = (KEYS[bytes.length] ??= []);
-  (byLength[bytes[0] ?? 0] ??= []).push({ bytes, slot });
+/** Longest key matched (longer keys name no field a rule reads). */
+const MAX_KEY = 64;
+/** Each slot's name as bytes, for matching keys without making strings. */
+const KEY_BYTES: Uint8Array[] = NAMES.map((name) => Buffer.from(name, 'latin1'));
+/**
+ * Keys by length and first byte: KEY_HEAD[length * 256 + byte] is 1 + the
+ * first slot of that length and first byte (0: none), KEY_NEXT the next one
+ * (-1: none). A key is matched with a few byte compares, no list walked.
+ */
+const KEY_HEAD = new Int16Array(MAX_KEY * 256);
+const KEY_NEXT = new Int16Array(NAMES.length).fill(-1);
+for (let slot = NAMES.length - 1; slot >= 0; slot--) {
+  const bytes = KEY_BYTES[slot] ?? new Uint8Array(0);
+  if (bytes.length === 0 || bytes.length >= MAX_KEY) continue;
+  const at = bytes.length * 256 + (bytes[0] ?? 0);
+  KEY_NEXT[slot] = (KEY_HEAD[at] ?? 0) - 1;
+  KEY_HEAD[at] = slot + 1;
 }
 
 function keySlot(buf: Buffer, open: number, close: number): number {
-  const candidates = KEYS[close - open - 1]?.[buf[open + 1] ?? 0];
-  if (candidates === undefined) return -1;
-  for (const { bytes, slot } of candidates) {
+  const length = close - open - 1;
+  if (length <= 0 || length >= MAX_KEY) return -1;
+  let slot = (KEY_HEAD[length * 256 + (buf[open + 1] ?? 0)] ?? 0) - 1;
+  while (slot >= 0) {
+    const bytes = KEY_BYTES[slot] ?? buf;
     let k = 1;
-    while (k < bytes.length && buf[open + 1 + k] === bytes[k]) k++;
-    if (k === bytes.length) return slot;
+    while (k < length && buf[open + 1 + k] === bytes[k]) k++;
+    if (k === length) return slot;
+    slot = KEY_NEXT[slot] ?? -1;
   }
   return -1;
 }
@@ -181,6 +198,11 @@ export class FieldReader implements EventFields {
   private readonly types = new TypeSniffer();
   /** Each slot's last plain ASCII string value (see {@link FieldReader.string}). */
   private readonly lastString: Array<string | undefined> = [];
+  /** Their bytes, MAX_REMEMBERED per slot, and a view to read them by. */
+  private readonly lastBytes = new Uint8Array(NAMES.length * MAX_REMEMBERED);
+  private readonly lastWords = new DataView(this.lastBytes.buffer);
+  /** How the fenced string skip reads {@link FieldReader.buf}; its `words` and `base` also serve the id compare. */
+  private skip: FencedSkip = fencedSkip(this.buf);
 
   /**
    * Reads the line `buf[start..end)`, its type included; false when the line
@@ -189,7 +211,11 @@ export class FieldReader implements EventFields {
    */
   read(buf: Buffer, start: number, end: number): boolean {
     this.generation++;
-    this.buf = buf;
+    if (buf !== this.buf) {
+      // A new chunk (its lines share one buffer): its word view, made once for all of them.
+      this.buf = buf;
+      this.skip = fencedSkip(buf);
+    }
     const walked = this.walk(buf, start, end);
     if (walked === UNSURE || (walked === NESTED && !isJsonEvent(buf, start, end)) || !this.has(TYPE, K_STRING)) return false;
     const type = this.typeString();
@@ -224,10 +250,12 @@ export class FieldReader implements EventFields {
   schemaHolds(type: string): boolean {
     const wanted = SCHEMA_SLOTS.get(type);
     if (wanted === undefined) return false;
-    for (const { slot, kinds, required } of wanted) {
+    for (let k = 0; k < wanted.length; k++) {
+      const field = wanted[k] ?? 0;
+      const slot = field & 0xff;
       if (this.stamp[slot] !== this.generation) {
-        if (required) return false;
-      } else if ((kinds & (1 << (this.kind[slot] ?? 0))) === 0) return false;
+        if ((field & REQUIRED) !== 0) return false;
+      } else if ((field & (0x100 << (this.kind[slot] ?? 0))) === 0) return false;
     }
     return true;
   }
@@ -243,6 +271,10 @@ export class FieldReader implements EventFields {
    * JSON.parse).
    */
   private walk(buf: Buffer, start: number, end: number): number {
+    // Most bytes are string values (tool output): on a line followed by its
+    // newline they are skipped eight bytes a step by the fenced reader's skip.
+    const fenced = isFenced(buf, end);
+    const skip = this.skip;
     let at = skipSpace(buf, start);
     if (buf[at] !== LBRACE) return UNSURE;
     at = skipSpace(buf, at + 1);
@@ -261,7 +293,7 @@ export class FieldReader implements EventFields {
       let kind: number;
       if (first === QUOTE) {
         kind = K_STRING;
-        at = stringEnd(buf, at, end);
+        at = fenced ? fencedStringEnd(buf, skip, at + 1) : stringEnd(buf, at, end);
       } else if (first === LBRACE || first === LBRACKET) {
         kind = first === LBRACE ? K_OBJECT : K_ARRAY;
         const flat = flatContainerEnd(buf, at, end);
@@ -312,10 +344,17 @@ export class FieldReader implements EventFields {
     const to = (this.to[slot] ?? 0) - 1;
     const buf = this.buf;
     const last = this.lastString[slot];
-    if (last !== undefined && last.length === to - from) {
+    const length = to - from;
+    const kept = slot * MAX_REMEMBERED;
+    if (last !== undefined && last.length === length) {
+      // Compared with the last value's bytes four at a time (ids are tens of bytes).
+      const words = this.skip.words;
+      const at = this.skip.base + from;
+      const lastWords = this.lastWords;
       let k = 0;
-      while (k < last.length && last.charCodeAt(k) === buf[from + k]) k++;
-      if (k === last.length) return last;
+      while (k + 4 <= length && words.getInt32(at + k, true) === lastWords.getInt32(kept + k, true)) k += 4;
+      while (k < length && buf[from + k] === this.lastBytes[kept + k]) k++;
+      if (k === length) return last;
     }
     for (let k = from; k < to; k++) {
       const byte = buf[k] ?? 0;
@@ -324,7 +363,10 @@ export class FieldReader implements EventFields {
     }
     // Plain ASCII: its characters are its bytes, so the next line's bytes compare to it directly.
     const value = buf.toString('latin1', from, to);
-    if (to - from <= MAX_REMEMBERED) this.lastString[slot] = value;
+    if (length <= MAX_REMEMBERED) {
+      this.lastString[slot] = value;
+      for (let k = 0; k < length; k++) this.lastBytes[kept + k] = buf[from + k] ?? 0;
+    }
     return value;
   }
 

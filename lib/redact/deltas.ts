@@ -284,6 +284,9 @@ export class DeltaStreams {
       if (end < whole.length) {
         const hold = start + this.holdPoint(whole.slice(start, end));
         end = hold > at ? hold : whole.length; // all of it could begin a match: the rest at once
+        // Not between the halves of a surrogate pair: each window is patched in the line's bytes.
+        const code = whole.charCodeAt(end - 1);
+        if (end < whole.length && code >= 0xd800 && code <= 0xdbff) end = end - 1 > at ? end - 1 : whole.length;
       }
       const spans = engine.spans(whole.slice(start, end), [], at - start);
       if (engine.generation !== generation) return false;

@@ -165,7 +165,7 @@ export function literalPatcher(
         span.end = literal.rawOf(span.end);
       }
       const end = to === literal.length ? literal.end : literal.rawOf(to);
-      if (!line.add([{ from: at, to: end, patches: spans }])) return false;
+      if (splitsPair(src, end) || !line.add([{ from: at, to: end, patches: spans }])) return false;
       at = end;
       return true;
     },
