@@ -458,7 +458,7 @@ export function fencedSkip(buf: Uint8Array): FencedSkip {
 }
 
 /** The end of a number starting at `k` (a digit or `-`): strict JSON (no leading zeros, no `1.`), or -1. */
-function numberEnd(buf: Uint8Array, k: number): number {
+export function numberEnd(buf: Uint8Array, k: number): number {
   let byte = buf[k] ?? 0;
   if (byte === MINUS) byte = buf[++k] ?? 0;
   if (byte === ZERO) byte = buf[++k] ?? 0;
@@ -513,7 +513,7 @@ function memberValue(buf: Uint8Array, words: DataView, base: number, last8: numb
 }
 
 /** The end of `true`, `false` or `null` at `k`, or -1. */
-function wordEnd(buf: Uint8Array, k: number): number {
+export function wordEnd(buf: Uint8Array, k: number): number {
   const byte = buf[k];
   if (byte === T) return buf[k + 1] === R && buf[k + 2] === U && buf[k + 3] === E ? k + 4 : -1;
   if (byte === F) return buf[k + 1] === A && buf[k + 2] === L && buf[k + 3] === S && buf[k + 4] === E ? k + 5 : -1;

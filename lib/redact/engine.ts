@@ -9,7 +9,8 @@
  * event walk can patch a line's encoded bytes in place (./walk.ts).
  */
 import { buildRules, type Built, type Compiled, type Match, type Spec } from './compile.js';
-import { Automaton } from './prefilter.js';
+import { Automaton, PROVE_CLEAN, PROVE_HIT, PROVE_UNSURE } from './prefilter.js';
+import type { JsonTrack } from './json-track.js';
 import { DEFAULT_SALT, Placeholders } from './placeholders.js';
 import { caseless, NOT_AFTER_PLACEHOLDER, PLACEHOLDER_PATTERN, prefixPattern, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
@@ -203,6 +204,23 @@ export class Redactor {
     }
     this.longAnchors = noted;
     return false;
+  }
+
+  /**
+   * {@link mayMatchRaw} and the proof that the line is a valid event in one
+   * pass (Automaton.proveRaw, for Core.proves): PROVE_CLEAN (mayMatchRaw
+   * would say false, and {@link longAnchors} is set as it would set it),
+   * PROVE_HIT (it would say true; the line is not proven) or PROVE_UNSURE.
+   */
+  proveRaw(raw: Uint8Array, track: JsonTrack): number {
+    const tests = this.compiled().rawTests;
+    this.longAnchors = true;
+    if (tests === undefined) return PROVE_HIT;
+    const test = tests[0];
+    if (tests.length !== 1 || test === undefined) return PROVE_UNSURE;
+    const verdict = test.proveRaw(raw, 0, raw.length, track);
+    if (verdict === PROVE_CLEAN) this.longAnchors = test.noted;
+    return verdict;
   }
 
   /**

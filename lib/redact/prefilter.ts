@@ -18,6 +18,7 @@
  * count as a letter for the edge condition (`\nsk-...` starts a token);
  * `\/` is taken as a hit (it can hide a marker on any level of nesting).
  */
+import type { JsonTrack } from './json-track.js';
 
 /**
  * How a rule's match starts: `text` (exact), then at least `min` characters
@@ -86,6 +87,8 @@ export class Automaton {
   private readonly low = new Uint8Array(256);
   /** The same for raw bytes, but a backslash goes to the extra column, whose every entry is ESCAPE. */
   private readonly raw = new Uint8Array(256);
+  /** The same inside a string for {@link proveRaw}: a quote and control bytes go to the backslash's column too. */
+  private readonly rawString = new Uint8Array(256);
   private readonly wide = new Map<number, number>();
   private readonly classes: number;
   /**
@@ -123,6 +126,9 @@ export class Automaton {
     this.meta = classes + 1;
     this.raw.set(this.low);
     this.raw[0x5c] = classes;
+    this.rawString.set(this.raw);
+    this.rawString[0x22] = classes;
+    for (let c = 0; c < 0x20; c++) this.rawString[c] = classes;
     this.lengths = Int32Array.from(patterns, (p) => p.text.length);
     this.flags = Uint8Array.from(patterns, (p) => (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0));
     this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
@@ -338,6 +344,148 @@ export class Automaton {
   }
 
   /**
+   * {@link testRaw} and the proof that the line is a valid event in one pass
+   * over its bytes (Core.proves): the automaton reads the strings' text as
+   * the raw test does, `track` the structure between them. PROVE_HIT: a
+   * marker may occur (testRaw would say true; the line is not proven);
+   * PROVE_CLEAN: none does (testRaw would say false, {@link noted} as it
+   * would set it) and the line is a valid event; PROVE_UNSURE: the line is
+   * not proven and the test not finished (the caller does both the usual way).
+   */
+  proveRaw(buf: Uint8Array, start: number, end: number, track: JsonTrack): number {
+    this.noted = false;
+    this.row = 0;
+    this.slash = -1;
+    this.lineStart = start;
+    track.begin();
+    let from = start;
+    for (;;) {
+      const open = track.until(buf, from, end);
+      if (open < 0) return PROVE_UNSURE;
+      // The structure's bytes (no backslash among them), the opening quote included.
+      if (!this.feed(buf, from, open === end ? end : open + 1, end)) return PROVE_HIT;
+      if (open === end) return track.event ? PROVE_CLEAN : PROVE_UNSURE;
+      // Strings one after another (`":"`, `","` between them) without a call of `until`.
+      for (let at = open; ; ) {
+        const close = this.stringText(buf, at + 1, end);
+        if (close < 0) return close === -1 ? PROVE_HIT : PROVE_UNSURE;
+        if (!track.closeString(buf, at, close, this.slash > at)) return PROVE_UNSURE;
+        from = close + 1;
+        if (from + 1 >= end || buf[from + 1] !== 0x22 || !track.quoteAfter(buf[from]!)) break;
+        if (!this.feed(buf, from, from + 2, end)) return PROVE_HIT;
+        at = from + 1;
+      }
+    }
+  }
+
+  /** {@link proveRaw}'s automaton state between its calls of {@link feed} and {@link stringText}. */
+  private row = 0;
+  private slash = -1;
+  private lineStart = 0;
+
+  /** Feeds `buf[a, b)` (no backslash) as the raw test does; false at a hit. */
+  private feed(buf: Uint8Array, a: number, b: number, end: number): boolean {
+    const { low, delta } = this;
+    let row = this.row;
+    for (let i = a; i < b; i++) {
+      const code = delta[row + low[buf[i]!]!]!;
+      row = code >= 0 ? code : ~code;
+      if (code < 0 && this.rawHit(buf, i, end, row)) return false;
+    }
+    this.row = row;
+    return true;
+  }
+
+  /**
+   * The text of a string from `i` (past its opening quote), fed as the raw
+   * test's loop feeds it, every escape and byte judged as JSON.parse would:
+   * the index of its closing quote (fed too); -1 at a hit; -2 when the string
+   * is not proven valid (a control byte, a bad escape, no closing quote).
+   */
+  private stringText(buf: Uint8Array, i: number, end: number): number {
+    const { low, rawString, delta, meta } = this;
+    let row = this.row;
+    for (; i < end; i++) {
+      let code = delta[row + rawString[buf[i]!]!]!;
+      if (code >= 0) {
+        row = code;
+        continue;
+      }
+      if (code !== ESCAPE) {
+        row = ~code;
+        const quick = delta[row + meta]!;
+        if (quick !== 0 && this.quickRefused(buf, i, end, row, quick)) continue;
+        if (this.rawHit(buf, i, end, row)) return -1;
+        continue;
+      }
+      const b = buf[i]!;
+      if (b === 0x22) {
+        code = delta[row + low[0x22]!]!;
+        this.row = code >= 0 ? code : ~code;
+        return code < 0 && this.rawHit(buf, i, end, this.row) ? -1 : i;
+      }
+      if (b !== 0x5c) return -2; // a control byte
+      this.row = row;
+      const next = this.escape(buf, i, end);
+      // A hit, a bad escape, or a quote after an even run of backslashes: the closing one (fed).
+      if (next < 0 || (buf[next] === 0x22 && ((next - i) & 1) === 0)) return next;
+      row = this.row;
+      i = next;
+    }
+    return -2;
+  }
+
+  /**
+   * The escape at `buf[i]` (a backslash) inside a string, after any number
+   * of backslashes, fed as the raw test feeds it: the index of its last byte;
+   * -1 at a hit; -2 when JSON.parse would refuse it (a control byte after an
+   * even run of backslashes is refused too).
+   */
+  private escape(buf: Uint8Array, i: number, end: number): number {
+    const { low, delta } = this;
+    let row = this.row;
+    let j = i + 1;
+    while (j < end && buf[j] === 0x5c) j++;
+    this.slash = j - 1;
+    if (j >= end) return -1; // a cut escape: the raw test says true
+    const e = buf[j]!;
+    // An odd run: the last backslash escapes `e`; an even one: `e` is text.
+    const odd = ((j - i) & 1) === 1;
+    if (odd ? SHORT_ESCAPE[e] !== 1 && e !== 0x75 : e < 0x20) return -2;
+    if (e === 0x2f) return -1;
+    if (e === 0x75 && j + 4 < end) {
+      const h = (HEX[buf[j + 1]!]! << 12) | (HEX[buf[j + 2]!]! << 8) | (HEX[buf[j + 3]!]! << 4) | HEX[buf[j + 4]!]!;
+      if (h >= 0) {
+        let c = h;
+        if (h >= 0x80) {
+          if (this.nonAscii) return -1;
+          c = 0x80;
+        }
+        const code = delta[row + low[c]!]!;
+        this.row = code >= 0 ? code : ~code;
+        return code < 0 && this.rawHit(buf, j + 4, end, this.row) ? -1 : j + 4;
+      }
+    }
+    if (odd && e === 0x75) return -2; // `\u` without four hex digits
+    let code = delta[row + low[0x5c]!]!;
+    row = code >= 0 ? code : ~code;
+    if (code < 0 && this.rawHit(buf, i, end, row)) return -1;
+    code = delta[row + low[e]!]!;
+    this.row = code >= 0 ? code : ~code;
+    return code < 0 && this.rawHit(buf, j, end, this.row) ? -1 : j;
+  }
+
+  /** The raw test's quick refusal of a hit at `buf[i]` (see {@link run}): true when refused without {@link rawHit}. */
+  private quickRefused(buf: Uint8Array, i: number, end: number, row: number, quick: number): boolean {
+    if ((quick & Q_NOTE) !== 0) this.noted = true;
+    if ((quick & Q_JUDGED) === 0) return true;
+    if ((quick & WORD) !== 0 && i + 1 < end && isLower(buf[i + 1]!)) return true;
+    const at = i + 1 - ((quick >> 5) & 0x7ff);
+    if ((quick & Q_LEAD) !== 0 && at >= this.lineStart && this.leadRefused(buf, at, i, end, row / this.classes, quick >>> 16)) return true;
+    return (quick & EDGE) !== 0 && at - 6 >= this.lineStart && this.slash < at - 6 && ALNUM[buf[at - 1]!] === 1;
+  }
+
+  /**
    * Whether the marker of state `st` is written verbatim at `buf[at, i]` and
    * the run its leads need (at least `min` characters) stops before that.
    */
@@ -543,6 +691,15 @@ function leadRun(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: rea
   }
   return joined;
 }
+
+/** What {@link Automaton.proveRaw} found. */
+export const PROVE_CLEAN = 0;
+export const PROVE_HIT = 1;
+export const PROVE_UNSURE = -1;
+
+/** Bytes a backslash may escape in JSON, besides `u`. */
+const SHORT_ESCAPE = new Uint8Array(256);
+for (const c of '"\\/bfnrt') SHORT_ESCAPE[c.charCodeAt(0)] = 1;
 
 /** Escape letters that decode to a quote or a control character. */
 const STOP_ESCAPE = new Uint8Array(256);

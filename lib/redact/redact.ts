@@ -23,6 +23,9 @@ import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
 import { FAMILIES, type WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
+import { isJsonEvent } from '../validate.js';
+import { JsonTrack } from './json-track.js';
+import { PROVE_CLEAN, PROVE_HIT } from './prefilter.js';
 import { topLevelString, topLevelStringSpan } from '../scan.js';
 import { escapeControls } from '../text.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
@@ -440,10 +443,31 @@ export function createRedact(options: RedactOptions = {}): Core {
     return true;
   };
 
+  // Core.proves: the raw marker test and the line's validity in one pass
+  // over its bytes; its verdict on the marker test is kept for the push that follows.
+  const track = new JsonTrack();
+  let proven: EventRecord | undefined;
+  let provenHit = false;
+  const mayMatchRaw = (rec: EventRecord, raw: Buffer): boolean => {
+    const known = proven === rec;
+    proven = undefined;
+    return known ? provenHit : engine.mayMatchRaw(raw);
+  };
+
   return {
     // Lines are read lazily: push decides whether a line needs parsing at all.
     needsParse: () => !shortcut,
     passesThrough: true,
+    proves(rec) {
+      proven = undefined;
+      const verdict = engine.proveRaw(rec.raw, track);
+      if (verdict === PROVE_CLEAN) provenHit = false;
+      // A line with a marker is validated alone (the pass stopped at the marker).
+      else if (verdict === PROVE_HIT && isJsonEvent(rec.source, rec.start, rec.end)) provenHit = true;
+      else return false;
+      proven = rec;
+      return true;
+    },
     push(rec, emit) {
       tally.events++;
       last = { file: rec.file, line: rec.line };
@@ -452,7 +476,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       const delta = DELTA_TYPES.has(type);
       const raw = rec.raw;
       // Clean: no marker in the line's decoded text, so no string of it needs a scan.
-      const clean = shortcut && !learns && raw !== undefined && !engine.mayMatchRaw(raw);
+      const clean = shortcut && !learns && raw !== undefined && !mayMatchRaw(rec, raw);
       if (clean && streams.idle && passClean(rec, raw, delta, emit)) return;
       if (learns) {
         const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
