@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import type { Core } from '../lib/core.js';
 import { parse } from '../lib/jsonl.js';
@@ -268,4 +269,21 @@ t.test('tools that write unread lines through prove them valid first: an invalid
     const passed = await runIn(spec, ['--pass-invalid'], start + bad[0]![1] + good);
     t.equal(passed.code, 0, `${spec.name} --pass-invalid keeps its promise`);
   }
+});
+
+t.test('an abandoned FIFO open is released before the process may exit (fifoReleases)', async (t) => {
+  const { abandonRaw, fifoReleases } = await import('../lib/cli/inputs.js');
+  const fifo = path.join(dir, 'abandoned-fifo');
+  execFileSync('mkfifo', [fifo]);
+  // The open blocks in a pool thread until a writer comes: nobody writes here.
+  const raw = fs.createReadStream(fifo);
+  raw.on('error', () => {});
+  let closed = false;
+  raw.on('close', () => (closed = true));
+  abandonRaw(raw, fifo);
+  t.equal(closed, false, 'the stream is not closed before its open returns');
+  await fifoReleases();
+  t.equal(closed, true, 'fifoReleases resolves only once the pending open came back and the stream closed');
+  await fifoReleases(); // nothing left: resolves at once
+  t.pass('with nothing pending it resolves at once');
 });

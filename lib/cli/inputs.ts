@@ -221,7 +221,25 @@ export function releaseFifoOpen(name: string, settled: Promise<unknown>): void {
   };
   release();
   const knocking = setInterval(release, 10);
-  void settled.finally(() => clearInterval(knocking));
+  const done: Promise<unknown> = settled.finally(() => {
+    clearInterval(knocking);
+    releasing.delete(done);
+  });
+  releasing.add(done);
+}
+
+/** FIFO opens still being released (see fifoReleases). */
+const releasing = new Set<Promise<unknown>>();
+
+/**
+ * Resolves when every pending FIFO open has been released. process.exit must
+ * wait for it: at exit libuv joins its pool's threads, and one still blocked
+ * in open() would hang the process for good. Under load the first knock can
+ * come before the thread's open() reaches the kernel (ENXIO), and an exit
+ * right after a signal then caught the open in between (a CI run hung there).
+ */
+export function fifoReleases(): Promise<void> {
+  return Promise.all(Array.from(releasing)).then(() => undefined);
 }
 
 /** Whether bytes start with the gzip magic (1f 8b). */

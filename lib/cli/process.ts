@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { escapeControls } from '../text.js';
 import { MAIN_BUNDLE } from './early-answer.js';
+import { fifoReleases } from './inputs.js';
 
 /** The signals a run ends on, with their exit statuses (128 + number). */
 export const SIGNAL_STATUS: Readonly<Record<'SIGHUP' | 'SIGINT' | 'SIGTERM', number>> = Object.freeze({ SIGHUP: 129, SIGINT: 130, SIGTERM: 143 });
@@ -38,8 +39,8 @@ export function isMain(moduleUrl: string): boolean {
 /**
  * Turns a main's promised status into the process exit status (never
  * process.exit while output is pending). After a signal the process exits as
- * soon as stdout has drained, even if an open is still pending in the thread
- * pool (a FIFO nobody writes to). A crash is reported in one line, without a
+ * soon as stdout has drained and a FIFO open still pending in the thread pool
+ * (a FIFO nobody writes to) has been released (lib/cli/inputs.ts). A crash is reported in one line, without a
  * stack trace (WUU_DEBUG=1 shows it), with status 70 (EX_SOFTWARE).
  */
 export function settleProcess(name: string, main: Promise<number>): void {
@@ -47,7 +48,8 @@ export function settleProcess(name: string, main: Promise<number>): void {
     (status) => {
       process.exitCode = status;
       if (Object.values(SIGNAL_STATUS).includes(status)) {
-        const exit = () => process.exit(status);
+        // Not before a FIFO open left pending in the thread pool is released: exit would wait on it forever.
+        const exit = () => void fifoReleases().then(() => process.exit(status));
         if (process.stdout.writableLength === 0) setImmediate(exit);
         else process.stdout.write('', exit);
       }
