@@ -221,16 +221,9 @@ export class InputReader {
    * judges it as ever.
    */
   private parsed(chunk: Buffer, start: number, end: number, line: number): boolean {
-    let event: unknown;
-    try {
-      event = JSON.parse(chunk.toString('utf8', start, end));
-    } catch {
-      return false;
-    }
-    if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
-    const type = (event as { type?: unknown }).type;
-    if (typeof type !== 'string') return false;
-    if (USAGE_TYPES.has(type)) this.scanner.push(type, event as Record<string, unknown>, line, chunk.subarray(start, end));
+    const parsed = parsedEvent(chunk, start, end);
+    if (parsed === undefined) return false;
+    if (USAGE_TYPES.has(parsed.type)) this.scanner.push(parsed.type, parsed.event, line, chunk.subarray(start, end));
     else this.scanner.seen(line);
     return true;
   }
@@ -241,16 +234,9 @@ export class InputReader {
    * false, and the shared readLine judges and reports the line.
    */
   private fast(chunk: Buffer, start: number, end: number, line: number): boolean {
-    let event: unknown;
-    try {
-      event = JSON.parse(chunk.toString('utf8', start, end));
-    } catch {
-      return false;
-    }
-    if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
-    const type = (event as { type?: unknown }).type;
-    if (typeof type !== 'string' || !USAGE_TYPES.has(type)) return false;
-    this.scanner.push(type, event as Record<string, unknown>, line, chunk.subarray(start, end));
+    const parsed = parsedEvent(chunk, start, end);
+    if (parsed === undefined || !USAGE_TYPES.has(parsed.type)) return false;
+    this.scanner.push(parsed.type, parsed.event, line, chunk.subarray(start, end));
     return true;
   }
 
@@ -258,4 +244,20 @@ export class InputReader {
   end(): void {
     if (!this.stopped) this.splitter.end(this.onSplit);
   }
+}
+
+/**
+ * A line parsed at once when it is a JSON object with a string type;
+ * undefined for anything else, which the general path then judges and reports.
+ */
+function parsedEvent(chunk: Buffer, start: number, end: number): { type: string; event: Record<string, unknown> } | undefined {
+  let event: unknown;
+  try {
+    event = JSON.parse(chunk.toString('utf8', start, end));
+  } catch {
+    return undefined;
+  }
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return undefined;
+  const type = (event as { type?: unknown }).type;
+  return typeof type === 'string' ? { type, event: event as Record<string, unknown> } : undefined;
 }
