@@ -75,17 +75,23 @@ function keyEquals(buf: Buffer, open: number, close: number, key: Buffer): boole
 
 const keyCache = new Map<string, Buffer>();
 
+/** `key`'s bytes, cached for the few keys the tools ask for. */
+function keyBytesOf(key: string): Buffer {
+  let keyBytes = keyCache.get(key);
+  if (keyBytes === undefined) {
+    keyBytes = Buffer.from(key);
+    if (keyCache.size < 64) keyCache.set(key, keyBytes);
+  }
+  return keyBytes;
+}
+
 /**
  * Returns the value of the top-level string field `key` of the JSON object in
  * `line[start..end)`, or `undefined` when the scan cannot vouch for the answer.
  * A line that is valid JSON and has the field exactly once always gets it.
  */
 export function topLevelString(line: Buffer, key: string, start = 0, end = line.length): string | undefined {
-  let keyBytes = keyCache.get(key);
-  if (keyBytes === undefined) {
-    keyBytes = Buffer.from(key);
-    if (keyCache.size < 64) keyCache.set(key, keyBytes);
-  }
+  const keyBytes = keyBytesOf(key);
   return lastMember(line, keyBytes, start, end) ?? fullScan(line, keyBytes, start, end);
 }
 
@@ -145,12 +151,7 @@ function fullScan(line: Buffer, keyBytes: Buffer, start: number, end: number): s
  * delta's last bytes this way when `delta` is not the line's first member.
  */
 export function topLevelStringSpan(line: Buffer, key: string, start = 0, end = line.length): [number, number] | undefined {
-  let keyBytes = keyCache.get(key);
-  if (keyBytes === undefined) {
-    keyBytes = Buffer.from(key);
-    if (keyCache.size < 64) keyCache.set(key, keyBytes);
-  }
-  return valueSpan(line, keyBytes, start, end);
+  return valueSpan(line, keyBytesOf(key), start, end);
 }
 
 /** The quotes of the only top-level member `keyBytes`'s string value (see {@link topLevelStringSpan}). */
