@@ -13,36 +13,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import t, { type Test } from 'tap';
 import { AsciiText } from '../lib/accumulate/ascii.js';
 import { goLine } from '../lib/import/encode.js';
 import type { ToolSpec } from '../lib/cli/index.js';
 import { spec as accumulate } from '../bin/wuu-accumulate.js';
 import { spec as turns } from '../bin/wuu-turns.js';
-import { runIn } from './runner-harness.js';
+import { copyingStdout, runIn } from './runner-harness.js';
 
 const KiB = 1024;
-
-/** A stdout that copies what it is given, at once or a turn later (a slow pipe: buffers still held at the next read). */
-function copyingStdout(slow: boolean): Writable & { bytes(): Buffer } {
-  const out: Buffer[] = [];
-  const stream = new Writable({
-    highWaterMark: 1024,
-    write(chunk: Buffer, _encoding, done) {
-      if (!slow) {
-        out.push(Buffer.from(chunk));
-        done();
-        return;
-      }
-      setImmediate(() => {
-        out.push(Buffer.from(chunk));
-        done();
-      });
-    },
-  });
-  return Object.assign(stream, { bytes: () => Buffer.concat(out) });
-}
 
 /** Text of about `bytes` bytes from `unit` repeated, ending in a newline (as a tool's output does). */
 function long(unit: string, bytes: number): string {

@@ -294,3 +294,13 @@ export function liveProcess(name: string, args: string[] = []): LiveProcess {
     },
   };
 }
+
+/** The oracle of the byte-level readers: whether JSON.parse of the line decoded as UTF-8 (as the runner reads it) gives an object. */
+export function parsesAsObject(bytes: Buffer): boolean {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}

@@ -90,3 +90,27 @@ export function failingStdout(code: string): Writable {
     },
   });
 }
+
+/**
+ * A stdout that copies what it is given, at once or only when the write
+ * completes a turn later (a slow pipe: the runner's read buffers are still
+ * held at its next read). For the tests of reused read buffers.
+ */
+export function copyingStdout(slow: boolean): Writable & { bytes(): Buffer } {
+  const out: Buffer[] = [];
+  const stream = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _encoding, done) {
+      if (!slow) {
+        out.push(Buffer.from(chunk));
+        done();
+        return;
+      }
+      setImmediate(() => {
+        out.push(Buffer.from(chunk));
+        done();
+      });
+    },
+  });
+  return Object.assign(stream, { bytes: () => Buffer.concat(out) });
+}

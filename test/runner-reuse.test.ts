@@ -10,14 +10,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { ReadBuffers } from '../lib/cli/inputs.js';
 import { dropWritten, gather, OutputSink, syncStdoutFd } from '../lib/cli/sink.js';
 import { LineSplitter, lineBytes, type OversizeStream } from '../lib/jsonl.js';
 import { spec as filter } from '../bin/wuu-filter.js';
-import { runIn } from './runner-harness.js';
+import { copyingStdout, runIn } from './runner-harness.js';
 import { runShell } from './helpers.js';
 
 const MiB = 1 << 20;
@@ -153,26 +152,6 @@ t.test('ReadBuffers: the same buffer while it is free, a new one (then kept) whi
   t.equal(buffers.take(), second);
 });
 
-/** A stdout that copies what it is given, at once or only when the write completes a turn later (a slow pipe). */
-function copyingStdout(slow: boolean): Writable & { text(): string } {
-  const out: Buffer[] = [];
-  const stream = new Writable({
-    highWaterMark: 1024,
-    write(chunk: Buffer, _encoding, done) {
-      if (!slow) {
-        out.push(Buffer.from(chunk));
-        done();
-        return;
-      }
-      setImmediate(() => {
-        out.push(Buffer.from(chunk));
-        done();
-      });
-    },
-  });
-  return Object.assign(stream, { text: () => Buffer.concat(out).toString('latin1') });
-}
-
 t.test('wuu-filter over files with reused buffers writes what it writes with fresh ones', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wuu-reuse-'));
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -199,7 +178,7 @@ t.test('wuu-filter over files with reused buffers writes what it writes with fre
         const stdout = copyingStdout(slow);
         const reused = await runIn(filter, [...args, input], '', { stdout, stdoutCopies: true });
         const name = `${args.join(' ') || 'identity'} ${path.basename(input)}${slow ? ', slow output' : ''}`;
-        t.ok(stdout.text() === fresh.stdoutBytes.toString('latin1'), `${name}: same bytes`);
+        t.ok(stdout.bytes().toString('latin1') === fresh.stdoutBytes.toString('latin1'), `${name}: same bytes`);
         t.equal(reused.stderr, fresh.stderr, `${name}: same messages`);
         t.equal(reused.code, fresh.code, `${name}: same status`);
       }
@@ -291,7 +270,7 @@ t.test('reused buffers: missing files, a one-byte file, a directory and stdin re
     const stdout = copyingStdout(true);
     const reused = await runIn(filter, ['tool_*', ...args], stdin, { stdout, stdoutCopies: true });
     const name = args.map((a) => path.basename(a)).join(' ');
-    t.equal(stdout.text(), fresh.stdout, `${name}: same output`);
+    t.equal(stdout.bytes().toString('latin1'), fresh.stdout, `${name}: same output`);
     t.equal(reused.stderr, fresh.stderr, `${name}: same messages`);
     t.equal(reused.code, fresh.code, `${name}: same status`);
   }

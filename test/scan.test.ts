@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { isJsonObject, looksLikeObject, topLevelString, topLevelStringSpan } from '../lib/scan.js';
 import { isJsonEvent, typeValueAt } from '../lib/validate.js';
 import { TypeSniffer } from '../lib/type-sniff.js';
-import { FC_SEED } from './helpers.js';
+import { FC_SEED, parsesAsObject } from './helpers.js';
 
 const cases: Array<[string, string | undefined, string]> = [
   ['{"type":"tool_started"}', 'tool_started', 'plain'],
@@ -107,16 +107,6 @@ t.test('looksLikeObject: the shape check for unread lines', async (t) => {
   ];
   for (const [line, expected] of table) t.equal(looksLikeObject(Buffer.from(line)), expected, JSON.stringify(line));
 });
-
-/** The oracle: what JSON.parse says of the line decoded as UTF-8. */
-function parsesAsObject(bytes: Buffer): boolean {
-  try {
-    const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
 
 t.test('isJsonObject: valid and invalid lines, JSON.parse as the oracle', async (t) => {
   const table: Array<[string | Buffer, boolean]> = [

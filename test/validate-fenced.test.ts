@@ -13,17 +13,7 @@ import fc from 'fast-check';
 import { fencedObject, fencedSkip, fencedStringEnd, isFenced, isJsonObject, typeValueAt } from '../lib/validate.js';
 import { stringEnd } from '../lib/check/json-bytes.js';
 import { generateStream, prng } from '../bench/generate.js';
-import { FC_SEED } from './helpers.js';
-
-/** JSON.parse's verdict (the line decoded as UTF-8, as the runner reads it): an object or not. */
-function parsesAsObject(bytes: Buffer): boolean {
-  try {
-    const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
+import { FC_SEED, parsesAsObject } from './helpers.js';
 
 /** Fences: a newline (the case on the fast path) and two other control bytes. */
 const FENCES = [0x0a, 0x00, 0x1f];
