@@ -73,6 +73,16 @@ function keyEquals(buf: Buffer, open: number, close: number, key: Buffer): boole
   return escaped && decodeString(buf, open, close) === key.toString('utf8');
 }
 
+/**
+ * The byte a JSON short escape stands for, by the letter after its
+ * backslash (`n` → 0x0a); 0 for a letter that is not one (`u` included).
+ * For readers that decode escapes from the bytes themselves.
+ */
+export const SHORT_ESCAPE_VALUE = new Uint8Array(256);
+for (const [letter, byte] of [['"', 0x22], ['\\', 0x5c], ['/', 0x2f], ['b', 0x08], ['f', 0x0c], ['n', 0x0a], ['r', 0x0d], ['t', 0x09]] as const) {
+  SHORT_ESCAPE_VALUE[letter.charCodeAt(0)] = byte;
+}
+
 const keyCache = new Map<string, Buffer>();
 
 /** `key`'s bytes, cached for the few keys the tools ask for. */

@@ -8,21 +8,12 @@
  * native copy per run of plain bytes between them.
  */
 import { isAscii } from 'node:buffer';
+import { SHORT_ESCAPE_VALUE } from '../scan.js';
 import { hex4 } from './canonical.js';
 
 const BACKSLASH = 0x5c;
 const LETTER_U = 0x75;
 
-/** The byte a short escape stands for, by its letter; 0 for none. */
-const SHORT_VALUE = new Uint8Array(256);
-SHORT_VALUE[0x22] = 0x22;
-SHORT_VALUE[0x5c] = 0x5c;
-SHORT_VALUE[0x2f] = 0x2f;
-SHORT_VALUE[0x62] = 0x08;
-SHORT_VALUE[0x66] = 0x0c;
-SHORT_VALUE[0x6e] = 0x0a;
-SHORT_VALUE[0x72] = 0x0d;
-SHORT_VALUE[0x74] = 0x09;
 
 /**
  * Decodes ASCII literals into one buffer, reused: what {@link decode}
@@ -59,7 +50,7 @@ export class AsciiText {
         if (byte < 0 || byte >= 0x80 || at + 6 > body.length) return undefined;
         from = at + 6;
       } else {
-        byte = SHORT_VALUE[letter] ?? 0;
+        byte = SHORT_ESCAPE_VALUE[letter] ?? 0;
         if (byte === 0) return undefined;
         from = at + 2;
       }

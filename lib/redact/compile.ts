@@ -106,11 +106,6 @@ function addDispatch(dispatch: Map<string, Array<[string, number[]]>>, entries: 
 }
 
 /**
- * A built-in rule on V8's engine. Its regex and group names are made at its
- * first use: a run meets a few of the hundreds of rules, and reading every
- * pattern up front was most of the start-up.
- */
-/**
  * Whether a partial refuses an ASCII letter or digit right before where it
  * is tried, its anchor: a built-in tried at its anchor only (reach 0) whose
  * pattern starts with such a lookbehind that holds for the whole pattern
@@ -134,6 +129,11 @@ export function edgePartial(spec: Spec): boolean {
   return true;
 }
 
+/**
+ * A built-in rule on V8's engine. Its regex and group names are made at its
+ * first use: a run meets a few of the hundreds of rules, and reading every
+ * pattern up front was most of the start-up.
+ */
 function nativeRule(spec: Spec, sticky: boolean): Compiled {
   let re: RegExp | undefined;
   // The raw prefilter's checks only ask whether a rule matches: without `d`, V8 builds no indices.

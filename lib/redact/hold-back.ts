@@ -6,6 +6,7 @@
  */
 import type { Redactor } from './engine.js';
 import { UNCLEAR } from './prefilter.js';
+import { SHORT_ESCAPE_VALUE } from '../scan.js';
 
 /** The longest tail held back per delta stream, in characters. */
 export const MAX_HOLD = 20000;
@@ -128,9 +129,6 @@ function freeText(raw: Buffer, start: number, end: number, reach: number): strin
   return text;
 }
 
-/** A two-byte escape's letter → the ASCII character it stands for (0: not one). */
-const SHORT_ESCAPE = new Uint8Array(128);
-for (const [letter, code] of [['n', 0x0a], ['t', 0x09], ['r', 0x0d], ['b', 0x08], ['f', 0x0c], ['"', 0x22], ['\\', 0x5c], ['/', 0x2f]] as const) SHORT_ESCAPE[letter.charCodeAt(0)] = code;
 
 /** Whether the backslash at `at` starts an escape: an odd run of backslashes ends there. */
 function startsEscape(raw: Buffer, start: number, at: number): boolean {
@@ -155,7 +153,7 @@ function asciiTail(raw: Buffer, start: number, end: number, reach: number): stri
     if (c >= 0x80 || c < 0x20) return undefined;
     let code = c;
     if (p - 2 >= start && raw[p - 2] === 0x5c && startsEscape(raw, start, p - 2)) {
-      code = SHORT_ESCAPE[c]!;
+      code = SHORT_ESCAPE_VALUE[c]!;
       if (code === 0) return undefined;
       p -= 2;
     } else if (p - 6 >= start && raw[p - 6] === 0x5c && raw[p - 5] === 0x75 && startsEscape(raw, start, p - 6)) {
@@ -181,11 +179,8 @@ function asciiTail(raw: Buffer, start: number, end: number, reach: number): stri
 function lastLineStart(raw: Buffer, start: number, end: number): number {
   const limit = Math.max(start, end - QUIET_BYTES - 2);
   for (let at = end - 1; at > limit; at--) {
-    if (raw[at] !== 0x6e || raw[at - 1] !== 0x5c) continue;
-    // `\\n` is a backslash then `n`: the escape counts when an odd run of backslashes precedes the `n`.
-    let k = at - 1;
-    while (k > start && raw[k - 1] === 0x5c) k--;
-    if ((at - k) % 2 === 1) return end - (at - 1) > QUIET_BYTES ? -1 : at - 1;
+    // `\\n` is a backslash then `n`: the escape counts when that backslash starts one.
+    if (raw[at] === 0x6e && raw[at - 1] === 0x5c && startsEscape(raw, start, at - 1)) return end - (at - 1) > QUIET_BYTES ? -1 : at - 1;
   }
   return end - start > QUIET_BYTES ? -1 : start;
 }
