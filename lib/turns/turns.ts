@@ -15,7 +15,7 @@ import { FAMILIES, isWireType, TURN_END_TYPES } from '../events.js';
 import type { EventRecord, LineRecord } from '../jsonl.js';
 import { escapeControls } from '../text.js';
 import { RootThreads, ROOT_THREAD_TYPES } from '../threads.js';
-import { builtRecord, splicedJsonRecord } from '../accumulate/accumulate.js';
+import { builtRecord } from '../accumulate/accumulate.js';
 import { createAccumulator, DEFAULT_MAX_OPEN, PIECE_TYPES, type Accumulator, type AccumulatorOptions, type AgentMessage, type Origin } from '../accumulate/accumulator.js';
 import { FieldReader } from '../accumulate/read.js';
 import { OldestFirst, TurnKeys } from '../accumulate/units.js';
@@ -60,8 +60,6 @@ const F = {
   movePath: key('move_path'),
 };
 const TURN_IDS = [F.thread, F.turn];
-/** The message of a turn that had none. */
-const NULL_LITERAL = Buffer.from('null');
 /** Turn events whose content a summary reads (the rest only count, by their ids). */
 const READ_TYPES: ReadonlySet<string> = new Set(['usage_updated', 'todo_updated', 'file_changed', ...TURN_END_TYPES]);
 
@@ -82,10 +80,7 @@ function kindOf(type: string): number {
 /** One open turn. */
 class OpenTurn {
   readonly counts = new Map<string, number>();
-  /** The turn's last message when the accumulator made it a string (cut to its cap, or not kept as JSON). */
   message: AgentMessage | undefined;
-  /** Or the last message as the accumulator kept it: a JSON string literal, never decoded. */
-  messageJson: { literal: Buffer; source: AgentMessage['source'] } | undefined;
   readonly toolCalls: TurnToolCall[] = [];
   readonly files = new Set<string>();
   todo: unknown;
@@ -131,48 +126,8 @@ class OpenTurn {
     }
   }
 
-  /**
-   * The summary record. A message kept as JSON (or none) is spliced into the
-   * record's bytes as that literal: never decoded nor encoded again, the
-   * one long string of most records. Otherwise, and when a todo is nested too
-   * deeply to serialize (builtRecord says so in the record), it is built whole.
-   */
-  record(end: TurnEnd | undefined, subagent: boolean, at: Origin): EventRecord {
-    if (this.message !== undefined) return builtRecord(this.summary(end, subagent), 'todo', at);
-    const h = turnHeader(this.threadId, this.turnId, end, subagent);
-    // The output's key order: the header's, the message, then the rest (spelled out, see summary()).
-    const head = {
-      type: h.type,
-      thread_id: h.thread_id,
-      turn_id: h.turn_id,
-      status: h.status,
-      error: h.error,
-      reason: h.reason,
-      awaiting_auto_continuation: h.awaiting_auto_continuation,
-      trace_path: h.trace_path,
-      subagent: h.subagent,
-    };
-    const tail = {
-      message_source: this.messageJson?.source ?? null,
-      tool_calls: this.toolCalls,
-      files_changed: [...this.files],
-      todo: this.todo ?? null,
-      usage: this.usage ?? null,
-      completed_tokens: end?.tokens ?? null,
-      event_counts: countsObject(this.counts),
-    };
-    try {
-      return splicedJsonRecord(head, 'message', this.messageJson?.literal ?? NULL_LITERAL, tail, at);
-    } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
-      return builtRecord(this.summary(end, subagent), 'todo', at);
-    }
-  }
-
-  /** The summary record as an object (the message decoded). */
   summary(end: TurnEnd | undefined, subagent: boolean): TurnRecord {
     const h = turnHeader(this.threadId, this.turnId, end, subagent);
-    const json = this.messageJson;
     // The header's keys first, in its order (the output's key order), one by
     // one: V8 builds an object with a spread (`...h`) here some hundred times slower.
     const record: TurnRecord = {
@@ -185,8 +140,8 @@ class OpenTurn {
       awaiting_auto_continuation: h.awaiting_auto_continuation,
       trace_path: h.trace_path,
       subagent: h.subagent,
-      message: json !== undefined ? (JSON.parse(json.literal.toString('utf8')) as string) : (this.message?.message ?? null),
-      message_source: json !== undefined ? json.source : (this.message?.source ?? null),
+      message: this.message?.message ?? null,
+      message_source: this.message?.source ?? null,
       tool_calls: this.toolCalls,
       files_changed: [...this.files],
       todo: this.todo ?? null,
@@ -257,16 +212,7 @@ class TurnsCore implements Core {
       {
         message(message) {
           const turn = turnOf(message.thread_id, message.turn_id);
-          if (turn === undefined) return;
-          turn.message = message;
-          turn.messageJson = undefined;
-        },
-        // Kept as JSON, whole: spliced into the record as it is (OpenTurn.record).
-        messageJson(head, literal, source) {
-          const turn = turnOf(head.thread_id, head.turn_id);
-          if (turn === undefined) return;
-          turn.messageJson = { literal, source };
-          turn.message = undefined;
+          if (turn) turn.message = message;
         },
         tool(call) {
           const { item_id, name, status, exit_code, output_bytes } = call;
@@ -389,7 +335,7 @@ class TurnsCore implements Core {
     if (this.options.events) {
       emit(splicedRecord(eventsHeader(turnHeader(turn.threadId, turn.turnId, end, subagent), turn.dropped), turn.held, at));
     } else {
-      emit(turn.record(end, subagent, at));
+      emit(builtRecord(turn.summary(end, subagent), 'todo', at));
     }
   }
 
