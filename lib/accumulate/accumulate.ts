@@ -14,7 +14,7 @@ import { coreStream, type Core, type Emit } from '../core.js';
 import { escapeControls } from '../text.js';
 import { TURN_END_TYPES, type WuuEvent } from '../events.js';
 import { makeRecord, type EventRecord } from '../jsonl.js';
-import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type ToolCall } from './accumulator.js';
+import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type ToolCall, type ToolCallHead } from './accumulator.js';
 
 /**
  * A record for a built event, serialized now. A payload parsed from input
@@ -81,6 +81,48 @@ export function splicedJsonRecord(head: { type: string }, field: string, literal
   return new JsonRecord(head, field, raw.subarray(beforeBytes, beforeBytes + literal.length), tail, raw, at?.file ?? '-', at?.line ?? 0);
 }
 
+/** A record made as its bytes (JSON.stringify's spelling): its event parsed from them only if asked for. */
+class BytesRecord implements EventRecord {
+  private parsed: WuuEvent | undefined;
+
+  constructor(
+    readonly type: string,
+    readonly raw: Buffer,
+    readonly file: string,
+    readonly line: number,
+  ) {}
+
+  get event(): WuuEvent {
+    this.parsed ??= JSON.parse(this.raw.toString('utf8')) as WuuEvent;
+    return this.parsed;
+  }
+}
+
+/**
+ * The record of a tool call whose arguments (`args`, their two members) and
+ * output (`output`, its literal) are JSON already: the bytes JSON.stringify
+ * writes for the whole call, with only the short fields serialized here.
+ */
+export function toolCallRecord(head: ToolCallHead, args: Buffer, output: Buffer, outputBytes: number, at: Origin): EventRecord {
+  const before = `{"type":"tool_call","thread_id":${JSON.stringify(head.thread_id)},"turn_id":${JSON.stringify(head.turn_id)},"item_id":${JSON.stringify(head.item_id)},"name":${JSON.stringify(head.name)},`;
+  let after = '';
+  if (head.command !== undefined) after += `,"command":${JSON.stringify(head.command)}`;
+  if (head.process_id !== undefined) after += `,"process_id":${JSON.stringify(head.process_id)}`;
+  after += `,"status":${JSON.stringify(head.status)},"error":${JSON.stringify(head.error)}`;
+  if (head.exit_code !== undefined) after += `,"exit_code":${JSON.stringify(head.exit_code)}`;
+  after += ',"output":';
+  const end = `,"output_bytes":${outputBytes},"output_truncated_bytes":0}`;
+  const beforeBytes = Buffer.byteLength(before);
+  const afterBytes = Buffer.byteLength(after);
+  const raw = Buffer.allocUnsafe(beforeBytes + args.length + afterBytes + output.length + end.length);
+  let p = raw.write(before, 0);
+  p += args.copy(raw, p);
+  p += raw.write(after, p);
+  p += output.copy(raw, p);
+  raw.write(end, p, 'latin1');
+  return new BytesRecord('tool_call', raw, at?.file ?? '-', at?.line ?? 0);
+}
+
 /** Options of {@link createAccumulate}. */
 export interface AccumulateOptions extends AccumulatorOptions {
   /** Also pass the original pieces (deltas, finals, tool_*, command_*) through. */
@@ -103,7 +145,11 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
   const acc = createAccumulator(options, {
     message: (event, at) => out(makeRecord(event as unknown as WuuEvent, at)),
     tool: (event, at) => out(builtRecord(event, 'arguments', at)),
-    toolJson(head, output, outputBytes, at) {
+    toolJson(head, output, outputBytes, at, args) {
+      if (args !== undefined) {
+        out(toolCallRecord(head, args, output, outputBytes, at));
+        return;
+      }
       const tail = { output_bytes: outputBytes, output_truncated_bytes: 0 };
       let record: EventRecord;
       try {

@@ -12,6 +12,7 @@ import { FAMILIES, isWireType } from '../events.js';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
+import { ArgumentsWriter } from './arguments.js';
 import { AsciiText } from './ascii.js';
 import { JsonText } from './canonical.js';
 import { FieldReader, literalEnd } from './read.js';
@@ -107,9 +108,11 @@ export interface AccumulatorSink {
   /**
    * When given, a call whose whole output is kept as JSON (./canonical.ts)
    * comes here instead of `tool`, never decoded: `output` is its string
-   * literal as JSON.stringify writes it, nothing left out.
+   * literal as JSON.stringify writes it, nothing left out. `args`, when
+   * given, is `"arguments":...,"arguments_raw":...` as JSON.stringify writes
+   * them (./arguments.ts): `head`'s arguments are then left null, not decoded.
    */
-  toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin): void;
+  toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin, args?: Buffer): void;
   /** The same for a message (`message` its literal): instead of `message`. */
   messageJson?(head: MessageHead, message: Buffer, source: AgentMessage['source'], at: Origin): void;
 }
@@ -200,10 +203,14 @@ function feedTrailerEnd(trailer: OutputTrailer, length: number, charAt: (at: num
   else trailer.appendEnd(endFrom(body - TRAILER_CHARS), true);
 }
 
+const NO_ARGS = { arguments: null, arguments_raw: null };
+
 /** One open tool item. */
 class ItemState {
   name: string | null = null;
-  args: { arguments: unknown; arguments_raw: string | null } | undefined;
+  /** The arguments parsed, or (never both) as their JSON members, made from the line's bytes (./arguments.ts). */
+  private args: { arguments: unknown; arguments_raw: string | null } | undefined;
+  argsJson: Buffer | undefined;
   command: string | undefined;
   processId: string | number | undefined;
   /** The tool_* copy of the output, and its end for a bash call's exit code (whatever the cap). */
@@ -254,7 +261,22 @@ class ItemState {
     const name = fields.string(F.name);
     if (name !== undefined) this.name = name;
     const args = outline ? undefined : fields.value(F.arguments);
-    if (this.args === undefined && args !== undefined) this.args = parseArguments(args);
+    if (this.args === undefined && this.argsJson === undefined && args !== undefined) this.args = parseArguments(args);
+  }
+
+  /** The arguments as tool_started gives them: parsed, or as their JSON members (`json`). */
+  takeArgs(args: { arguments: unknown; arguments_raw: string | null } | undefined, json?: Buffer): void {
+    this.args = args;
+    this.argsJson = json;
+  }
+
+  /** The arguments parsed (decoded from their JSON members when kept so). */
+  private parsedArgs(): { arguments: unknown; arguments_raw: string | null } {
+    if (this.args === undefined && this.argsJson !== undefined) {
+      this.args = JSON.parse(`{${this.argsJson.toString('utf8')}}`) as { arguments: unknown; arguments_raw: string | null };
+      this.argsJson = undefined;
+    }
+    return this.args ?? NO_ARGS;
   }
 
   /** Which copy of the output the call reports: the tool_* one, the command_* one only when no tool delta came. */
@@ -278,10 +300,10 @@ class ItemState {
     return call;
   }
 
-  /** The call up to its output. */
-  head(status: string, error: string | null): ToolCallHead {
+  /** The call up to its output; with `jsonArgs` its arguments are left null (the caller writes {@link argsJson}). */
+  head(status: string, error: string | null, jsonArgs = false): ToolCallHead {
     const turn = this.turn;
-    const args = this.args ?? { arguments: null, arguments_raw: null };
+    const args = jsonArgs ? NO_ARGS : this.parsedArgs();
     // Built in the JSON's field order, one property at a time: V8 builds an
     // object with conditional spreads several times slower, once per call.
     const call = {
@@ -359,6 +381,8 @@ export class Accumulator {
   private readonly keys = new TurnKeys();
   /** Where a long ASCII output piece is decoded (reused: its bytes are copied where kept). */
   private readonly ascii = new AsciiText();
+  /** Where tool arguments are written as JSON from their bytes, for a sink that takes calls so. */
+  private readonly argsWriter = new ArgumentsWriter();
 
   /** @param reader where fields are read: one per core, so a line proven by its core is not read again */
   constructor(
@@ -478,7 +502,12 @@ export class Accumulator {
     item.sawToolEvent = true;
     const name = fields.string(F.name);
     if (name !== undefined) item.name = name;
-    if (!this.options.outline) item.args = parseArguments(fields.value(F.arguments));
+    if (this.options.outline) return;
+    // A sink that takes calls as JSON gets the arguments as JSON from their bytes: never decoded nor parsed.
+    const at = this.sink.toolJson !== undefined && fields instanceof WireFields ? fields.literal(F.arguments) : undefined;
+    const json = at && this.argsWriter.json(at.source, at.open, at.close);
+    if (json) item.takeArgs(undefined, json);
+    else item.takeArgs(parseArguments(fields.value(F.arguments)));
   }
 
   private toolOutput(rec: EventRecord): void {
@@ -649,7 +678,7 @@ export class Accumulator {
   /** Hands a finished call to the sink, its output as JSON when the sink takes it so and it is kept so. */
   private emitTool(item: ItemState, status: string, error: string | null, at: Origin): void {
     const json = this.sink.toolJson && item.outputJson();
-    if (json) this.sink.toolJson?.(item.head(status, error), json, item.output.bytes, at);
+    if (json) this.sink.toolJson?.(item.head(status, error, item.argsJson !== undefined), json, item.output.bytes, at, item.argsJson);
     else this.sink.tool(item.call(status, error), at);
   }
 
