@@ -14,7 +14,7 @@ import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
 import { spec as turnsSpec } from '../bin/wuu-turns.js';
 import type { ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
-import { INVALID, JsonText, TRANSCODED, Transcoder, UNSUPPORTED } from '../lib/accumulate/canonical.js';
+import { hex4, INVALID, JsonText, TRANSCODED, Transcoder, UNSUPPORTED } from '../lib/accumulate/canonical.js';
 import { CappedText } from '../lib/accumulate/units.js';
 import { createAccumulate } from '../lib/accumulate/accumulate.js';
 import { LineRecord, type EventRecord } from '../lib/jsonl.js';
@@ -65,6 +65,23 @@ const MADE = [
 ];
 
 const NOT_JSON = ['\\x', 'a\\', '\\u00zz', '\\u12', '\\u', 'tab\there', 'nul\u0000', 'bell\u0007', '\\ud800\\uZZZZ'];
+
+t.test('hex4 reads four hex digits as the JSON grammar does, every byte at every place', async (t) => {
+  const reference = (bytes: Buffer): number => (/^[0-9a-fA-F]{4}$/.test(bytes.toString('latin1')) ? parseInt(bytes.toString('latin1'), 16) : -1);
+  let wrong = 0;
+  for (let place = 0; place < 4; place++) {
+    for (let byte = 0; byte < 256; byte++) {
+      const digits = Buffer.from('x09aF', 'latin1');
+      digits[1 + place] = byte;
+      if (hex4(digits, 1) !== reference(digits.subarray(1))) wrong++;
+    }
+  }
+  t.equal(wrong, 0);
+  t.equal(hex4(Buffer.from('"\\uD83D'), 3), 0xd83d);
+  // Cut short at the buffer's end: not four digits.
+  t.equal(hex4(Buffer.from('12a'), 0), -1);
+  t.equal(hex4(Buffer.from('12ab'), 1), -1);
+});
 
 t.test('a literal rewritten as JSON.stringify spells its text', async (t) => {
   const transcoder = new Transcoder();

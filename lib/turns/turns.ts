@@ -63,6 +63,20 @@ const TURN_IDS = [F.thread, F.turn];
 /** Turn events whose content a summary reads (the rest only count, by their ids). */
 const READ_TYPES: ReadonlySet<string> = new Set(['usage_updated', 'todo_updated', 'file_changed', ...TURN_END_TYPES]);
 
+/** What push does with a type, as bits: asked once per type, not five set lookups per line. */
+const OUTSIDE = 1;
+const READ = 2;
+const WIRE = 4;
+const END = 8;
+const PIECE = 16;
+/** Types whose kind is remembered: past it (a stream of made-up types) the kind is worked out each time. */
+const MAX_KINDS = 4096;
+
+function kindOf(type: string): number {
+  if (OUTSIDE_TURN_TYPES.has(type)) return OUTSIDE;
+  return (READ_TYPES.has(type) ? READ : 0) | (isWireType(type) ? WIRE : 0) | (TURN_END_TYPES.has(type) ? END : 0) | (PIECE_TYPES.has(type) ? PIECE : 0);
+}
+
 /** One open turn. */
 class OpenTurn {
   readonly counts = new Map<string, number>();
@@ -75,6 +89,8 @@ class OpenTurn {
   readonly held: Buffer[] = [];
   heldBytes = 0;
   dropped = 0;
+  /** Still in the core's open turns (finish clears it): the last turn pushed to is taken again without a lookup. */
+  isOpen = true;
 
   constructor(
     readonly threadId: string,
@@ -158,6 +174,9 @@ class TurnsCore implements Core {
   private readonly threads = new RootThreads();
   private readonly reader = new FieldReader();
   private readonly keys = new TurnKeys();
+  private readonly kinds = new Map<string, number>();
+  /** The turn the last line went to: a turn's lines mostly come one after another. */
+  private last: OpenTurn | undefined;
   /** Summaries only: the turn's message and tool calls. */
   private readonly acc: Accumulator | undefined;
   private overflowed = false;
@@ -211,26 +230,39 @@ class TurnsCore implements Core {
 
   push(rec: EventRecord, emit: Emit): void {
     const type = rec.type;
-    if (OUTSIDE_TURN_TYPES.has(type)) return this.outside(rec, emit);
-    const fields = READ_TYPES.has(type) ? this.reader.all(rec) : this.reader.some(rec, TURN_IDS);
+    const kind = this.kind(type);
+    if ((kind & OUTSIDE) !== 0) return this.outside(rec, emit);
+    const fields = (kind & READ) !== 0 ? this.reader.all(rec) : this.reader.some(rec, TURN_IDS);
     const threadId = fields.string(F.thread) ?? '';
     const turnId = fields.string(F.turn) ?? '';
     if (type === 'turn_started') this.threads.observe(type, threadId);
     const key = this.keys.of(threadId, turnId);
-    let turn = this.open.get(key);
+    const last = this.last;
+    let turn = last !== undefined && last.isOpen && last.key === key ? last : this.open.get(key);
     // An unknown type belongs to a turn only when it names one (turn_id) that is open.
-    if (!isWireType(type) && (turn === undefined || fields.string(F.turn) === undefined)) return this.pass(rec, emit);
+    if ((kind & WIRE) === 0 && (turn === undefined || fields.string(F.turn) === undefined)) return this.pass(rec, emit);
     // No turn id (exec-side ends before any turn), or a turn already written: not a turn's event.
     if (turn === undefined && (turnId === '' || this.finished.has(key))) return this.pass(rec, emit);
     turn ??= this.start(threadId, turnId, key, rec, emit);
+    this.last = turn;
     turn.count(type);
-    const end = TURN_END_TYPES.has(type);
+    const end = (kind & END) !== 0;
     if (this.acc === undefined) turn.hold(rec, this.maxTurnBytes, end);
-    else if (PIECE_TYPES.has(type)) this.acc.piece(rec);
+    else if ((kind & PIECE) !== 0) this.acc.piece(rec);
     else turn.absorb(type, fields);
     if (!end) return;
     this.acc?.endTurn(rec);
     this.finish(turn, turnEnd(type, fields), originOf(rec), emit);
+  }
+
+  /** The kind of a type (see {@link kindOf}), remembered for the first {@link MAX_KINDS} types. */
+  private kind(type: string): number {
+    let kind = this.kinds.get(type);
+    if (kind === undefined) {
+      kind = kindOf(type);
+      if (this.kinds.size < MAX_KINDS) this.kinds.set(type, kind);
+    }
+    return kind;
   }
 
   endFile(_file: string, emit: Emit): void {
@@ -288,6 +320,7 @@ class TurnsCore implements Core {
 
   private finish(turn: OpenTurn, end: TurnEnd | undefined, at: Origin, emit: Emit): void {
     this.open.delete(turn.key);
+    turn.isOpen = false;
     if (!this.finished.has(turn.key)) {
       this.finished.add(turn.key);
       this.finishedOrder.push(turn.key);
