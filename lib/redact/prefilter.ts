@@ -405,17 +405,22 @@ export class Automaton {
   private stringText(buf: Uint8Array, i: number, end: number): number {
     const { low, rawString, delta, meta } = this;
     let row = this.row;
-    for (; i < end; i++) {
-      let code = delta[row + rawString[buf[i]!]!]!;
-      if (code >= 0) {
+    for (;;) {
+      // Plain bytes, in a loop with no call: V8 then keeps the tables' pointers
+      // in registers (a call anywhere in the loop reloads them every byte).
+      let code = 0;
+      while (i < end) {
+        code = delta[row + rawString[buf[i]!]!]!;
+        if (code < 0) break;
         row = code;
-        continue;
+        i++;
       }
+      if (i >= end) return -2;
       if (code !== ESCAPE) {
         row = ~code;
         const quick = delta[row + meta]!;
-        if (quick !== 0 && this.quickRefused(buf, i, end, row, quick)) continue;
-        if (this.rawHit(buf, i, end, row)) return -1;
+        if ((quick === 0 || !this.quickRefused(buf, i, end, row, quick)) && this.rawHit(buf, i, end, row)) return -1;
+        i++;
         continue;
       }
       const b = buf[i]!;
@@ -430,9 +435,8 @@ export class Automaton {
       // A hit, a bad escape, or a quote after an even run of backslashes: the closing one (fed).
       if (next < 0 || (buf[next] === 0x22 && ((next - i) & 1) === 0)) return next;
       row = this.row;
-      i = next;
+      i = next + 1;
     }
-    return -2;
   }
 
   /**
