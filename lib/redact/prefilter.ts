@@ -388,9 +388,17 @@ export class Automaton {
     const { low, delta } = this;
     let row = this.row;
     for (let i = a; i < b; i++) {
-      const code = delta[row + low[buf[i]!]!]!;
-      row = code >= 0 ? code : ~code;
-      if (code < 0 && this.rawHit(buf, i, end, row)) return false;
+      // No call in the loop but at an output (see stringText).
+      let code = 0;
+      while (i < b) {
+        code = delta[row + low[buf[i]!]!]!;
+        if (code < 0) break;
+        row = code;
+        i++;
+      }
+      if (i >= b) break;
+      row = ~code;
+      if (this.rawHit(buf, i, end, row)) return false;
     }
     this.row = row;
     return true;
@@ -405,17 +413,22 @@ export class Automaton {
   private stringText(buf: Uint8Array, i: number, end: number): number {
     const { low, rawString, delta, meta } = this;
     let row = this.row;
-    for (; i < end; i++) {
-      let code = delta[row + rawString[buf[i]!]!]!;
-      if (code >= 0) {
+    for (;;) {
+      // Plain bytes, in a loop with no call: V8 then keeps the tables' pointers
+      // in registers (a call anywhere in the loop reloads them every byte).
+      let code = 0;
+      while (i < end) {
+        code = delta[row + rawString[buf[i]!]!]!;
+        if (code < 0) break;
         row = code;
-        continue;
+        i++;
       }
+      if (i >= end) return -2;
       if (code !== ESCAPE) {
         row = ~code;
         const quick = delta[row + meta]!;
-        if (quick !== 0 && this.quickRefused(buf, i, end, row, quick)) continue;
-        if (this.rawHit(buf, i, end, row)) return -1;
+        if ((quick === 0 || !this.quickRefused(buf, i, end, row, quick)) && this.rawHit(buf, i, end, row)) return -1;
+        i++;
         continue;
       }
       const b = buf[i]!;
@@ -425,14 +438,34 @@ export class Automaton {
         return code < 0 && this.rawHit(buf, i, end, this.row) ? -1 : i;
       }
       if (b !== 0x5c) return -2; // a control byte
+      // The common escapes (`\u003c`, `\n`: one backslash, no hit) here; any other by escape().
+      const e = i + 1 < end ? buf[i + 1]! : 0x5c;
+      if (e === 0x75 && i + 5 < end) {
+        const h = (HEX[buf[i + 2]!]! << 12) | (HEX[buf[i + 3]!]! << 8) | (HEX[buf[i + 4]!]! << 4) | HEX[buf[i + 5]!]!;
+        code = h >= 0 && h < 0x80 ? delta[row + low[h]!]! : -1;
+        if (code >= 0) {
+          row = code;
+          this.slash = i;
+          i += 6;
+          continue;
+        }
+      } else if (SHORT_ESCAPE[e] === 1 && e !== 0x5c && e !== 0x2f) {
+        code = delta[row + low[0x5c]!]!;
+        code = code >= 0 ? delta[code + low[e]!]! : -1;
+        if (code >= 0) {
+          row = code;
+          this.slash = i;
+          i += 2;
+          continue;
+        }
+      }
       this.row = row;
       const next = this.escape(buf, i, end);
       // A hit, a bad escape, or a quote after an even run of backslashes: the closing one (fed).
       if (next < 0 || (buf[next] === 0x22 && ((next - i) & 1) === 0)) return next;
       row = this.row;
-      i = next;
+      i = next + 1;
     }
-    return -2;
   }
 
   /**
