@@ -18,6 +18,7 @@ import { isSharedHome, isUserName } from './users.js';
 import { accept } from './verdict.js';
 import { View } from './view.js';
 import { Workspaces } from './workspaces.js';
+import { unionEnds, type Ends } from './regex-ends.js';
 import type { Allowlist } from './allow.js';
 
 /** `\\uXXXX` or `\\/`: escapes that could spell a marker. */
@@ -451,6 +452,8 @@ export interface Tables {
   fallbackHold: number;
   /** Characters at a text's end that decide every free partial (Infinity: unbounded). */
   freeReach: number;
+  /** The ASCII characters that can end a match of a free partial; undefined: any. */
+  freeEnds: Ends | undefined;
   /** Whether e-mail addresses are redacted (their local part is held back at a piece's end). */
   email: boolean;
 }
@@ -495,6 +498,7 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
     freePartials: fixed.freePartials,
     fallbackHold: fixed.fallbackHold,
     freeReach: fixed.freeReach,
+    freeEnds: fixed.freeEnds,
     email: fixed.rules.some((r) => r.kind === 'email'),
   };
   if (learned.length === 0) return tables;
@@ -512,5 +516,6 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
   tables.partials = [...fixed.partials, ...built.partials];
   tables.freePartials = [...fixed.freePartials, ...built.freePartials];
   tables.freeReach = Math.max(fixed.freeReach, built.freeReach);
+  tables.freeEnds = unionEnds(fixed.freeEnds, built.freeEnds);
   return tables;
 }
