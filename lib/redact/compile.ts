@@ -8,7 +8,7 @@
 import { RE2JS } from 're2js';
 import { fedForm } from './byte-scan.js';
 import { Automaton, type Lead, type MarkerPattern } from './prefilter.js';
-import { analyzePattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { numberedPattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { regexEnds, unionEnds, type Ends } from './regex-ends.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 
@@ -141,16 +141,17 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
   let re: RegExp | undefined;
   // The raw prefilter's checks only ask whether a rule matches: without `d`, V8 builds no indices.
   let plain: RegExp | undefined;
-  let secret = false;
-  let lead = false;
-  let user = false;
+  // Groups read by number (numberedPattern: named ones cost old-space garbage per match); 0: none.
+  let secret = 0;
+  let lead = 0;
+  let user = 0;
   const made = (): RegExp => {
-    const names = analyzePattern(spec.pattern).names;
-    secret = names.includes('secret');
-    lead = names.includes('lead');
-    user = names.includes('name');
+    const { source, numbers } = numberedPattern(spec.pattern);
+    secret = numbers.get('secret') ?? 0;
+    lead = numbers.get('lead') ?? 0;
+    user = numbers.get('name') ?? 0;
     // Indices (`d`) only for the groups read by offset: V8 runs a regex with `d` much slower.
-    return new RegExp(spec.pattern, `${sticky ? 'y' : 'g'}${secret || lead ? 'd' : ''}${spec.flags ?? ''}`);
+    return new RegExp(source, `${sticky ? 'y' : 'g'}${secret || lead ? 'd' : ''}${spec.flags ?? ''}`);
   };
   return {
     name: spec.name,
@@ -164,10 +165,10 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
       const m = re.exec(text);
       if (m === null) return null;
       const match: Match = { start: m.index, end: m.index + m[0].length };
-      const groups = m.indices?.groups;
-      if (secret && groups?.secret) match.secret = groups.secret;
-      if (lead && groups?.lead) match.lead = groups.lead[0];
-      if (user && m.groups?.name !== undefined) match.name = m.groups.name;
+      const indices = m.indices;
+      if (secret > 0 && indices?.[secret] !== undefined) match.secret = indices[secret];
+      if (lead > 0 && indices?.[lead] !== undefined) match.lead = indices[lead]![0];
+      if (user > 0 && m[user] !== undefined) match.name = m[user];
       return match;
     },
     test(text, at) {
