@@ -128,6 +128,11 @@ t.test('ArgumentsWriter: the members the parsed path writes, from any spelling o
       t.equal(made.toString('utf8'), parsedMembers(text), `written: ${shown(literal)}`);
     }
   }
+  for (const command of ['git status && git diff <x>', 'tab\t "q" \\ é 😀 \u2028', 'lone \ud800 mid', '']) {
+    const literal = goJson(command);
+    const source = Buffer.from(`{"command":${literal},"type":"command_started"}`);
+    t.equal(writer.literal(source, 11, 10 + Buffer.byteLength(literal))?.toString('utf8'), JSON.stringify(command), `a command as JSON.stringify writes it: ${shown(literal)}`);
+  }
   const bad = Buffer.from('{"arguments":"{\\"a\\":\\x}","type":"tool_started"}');
   t.equal(writer.json(bad, 13, bad.indexOf('","type"') + 1), undefined, 'an invalid literal is declined');
 });
@@ -151,6 +156,9 @@ function withoutProof(spec: ToolSpec): ToolSpec {
   };
 }
 
+/** Commands as they may come on command_* lines: escapes of every kind, non-ASCII, a lone surrogate, not a string, invalid. */
+const COMMANDS = ['"c"', goJson('git status && git diff <x>'), '"tab\\t \\"q\\" \\\\ \\/ \\u00e9 é 😀"', '"lone \\ud800 mid"', '"\\ud800"', '42', 'null', '"bad \\x escape"'];
+
 t.test('wuu-accumulate: tool calls with arguments of every kind, the same bytes as the parsed path', async (t) => {
   const ids = (n: number) => `"item_id":"i${n}","thread_id":"th","turn_id":"tu"`;
   const lines: string[] = ['{"thread_id":"th","turn_id":"tu","type":"turn_started"}'];
@@ -160,9 +168,16 @@ t.test('wuu-accumulate: tool calls with arguments of every kind, the same bytes 
   texts.forEach((text, n) => {
     const name = n % 2 === 0 ? 'bash' : 'edit';
     lines.push(`{"arguments":${goJson(text)},${ids(n)},"name":"${name}","type":"tool_started"}`);
-    if (n % 3 === 0) lines.push(`{"arguments":${JSON.stringify(text)},"command":"c","process_id":${n},${ids(n)},"name":"bash","type":"command_started"}`);
+    const command = COMMANDS[n % COMMANDS.length] ?? '"c"';
+    if (n % 3 === 0) lines.push(`{"arguments":${JSON.stringify(text)},"command":${command},"process_id":${n},${ids(n)},"name":"bash","type":"command_started"}`);
     lines.push(`{"delta":"out \\u003c${n}\\u003e\\n",${ids(n)},"type":"tool_output_delta"}`);
     if (n % 4 !== 1) lines.push(`{"error":"",${ids(n)},"name":"${name}","status":"completed","type":"tool_completed"}`);
+  });
+  // Command-only items (no tool_* event): arguments and command from the twins alone.
+  COMMANDS.forEach((command, n) => {
+    lines.push(`{"arguments":"{\\"command\\":\\"x\\"}","command":${command},${ids(800 + n)},"name":"bash","type":"command_started"}`);
+    lines.push(`{"delta":"twin out\\n",${ids(800 + n)},"type":"command_output_delta"}`);
+    lines.push(`{"command":${command},"error":"",${ids(800 + n)},"status":"completed","type":"command_completed"}`);
   });
   // Odd shapes: arguments given twice, not a string, absent, in another key order.
   lines.push(`{"arguments":"{\\"a\\":1}","arguments":"{\\"b\\":2}",${ids(900)},"name":"x","type":"tool_started"}`);

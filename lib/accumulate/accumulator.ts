@@ -86,6 +86,16 @@ export interface RemovedItem {
   name: string | null;
 }
 
+/**
+ * A call's members kept as JSON from their bytes (./arguments.ts), written as
+ * they are: `args` is `"arguments":...,"arguments_raw":...`, `command` the
+ * command's literal (when it was kept so; else `head.command` holds it).
+ */
+export interface CallJson {
+  args: Buffer;
+  command: Buffer | undefined;
+}
+
 /** A tool call up to its output (the fields before `output`, in order). */
 export type ToolCallHead = Omit<ToolCall, 'output' | 'output_bytes' | 'output_truncated_bytes'>;
 
@@ -108,11 +118,11 @@ export interface AccumulatorSink {
   /**
    * When given, a call whose whole output is kept as JSON (./canonical.ts)
    * comes here instead of `tool`, never decoded: `output` is its string
-   * literal as JSON.stringify writes it, nothing left out. `args`, when
-   * given, is `"arguments":...,"arguments_raw":...` as JSON.stringify writes
-   * them (./arguments.ts): `head`'s arguments are then left null, not decoded.
+   * literal as JSON.stringify writes it, nothing left out. `json`, when
+   * given, holds members kept as JSON from their bytes (./arguments.ts):
+   * `head`'s arguments are then left null and its command absent, not decoded.
    */
-  toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin, args?: Buffer): void;
+  toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin, json?: CallJson): void;
   /** The same for a message (`message` its literal): instead of `message`. */
   messageJson?(head: MessageHead, message: Buffer, source: AgentMessage['source'], at: Origin): void;
 }
@@ -211,7 +221,9 @@ class ItemState {
   /** The arguments parsed, or (never both) as their JSON members, made from the line's bytes (./arguments.ts). */
   private args: { arguments: unknown; arguments_raw: string | null } | undefined;
   argsJson: Buffer | undefined;
-  command: string | undefined;
+  /** The command, or (never both) its literal as JSON.stringify writes it, made from the line's bytes. */
+  private command: string | undefined;
+  private commandJson: Buffer | undefined;
   processId: string | number | undefined;
   /** The tool_* copy of the output, and its end for a bash call's exit code (whatever the cap). */
   readonly output: JsonText;
@@ -250,10 +262,19 @@ class ItemState {
   }
 
   /** Folds what a command_* twin adds: the command, the process id, the name and arguments. */
-  foldCommand(fields: EventFields, outline: boolean): void {
+  foldCommand(fields: EventFields, outline: boolean, writer?: ArgumentsWriter): void {
     if (!outline) {
-      const command = fields.value(F.command);
-      if (typeof command === 'string') this.command = command;
+      // Kept as JSON from its bytes for a sink that takes calls so (`writer`): never decoded.
+      const at = writer && fields instanceof WireFields ? fields.literal(F.command) : undefined;
+      const json = at && writer?.literal(at.source, at.open, at.close);
+      const command = json ? undefined : fields.value(F.command);
+      if (json) {
+        this.commandJson = json;
+        this.command = undefined;
+      } else if (typeof command === 'string') {
+        this.command = command;
+        this.commandJson = undefined;
+      }
       const processId = fields.value(F.processId);
       if (typeof processId === 'string' || typeof processId === 'number') this.processId = processId;
     }
@@ -300,10 +321,19 @@ class ItemState {
     return call;
   }
 
-  /** The call up to its output; with `jsonArgs` its arguments are left null (the caller writes {@link argsJson}). */
-  head(status: string, error: string | null, jsonArgs = false): ToolCallHead {
+  /** The members kept as JSON, when the arguments are (see {@link CallJson}). */
+  json(): CallJson | undefined {
+    return this.argsJson === undefined ? undefined : { args: this.argsJson, command: this.commandJson };
+  }
+
+  /** The call up to its output; with `json` (see {@link CallJson}) its arguments are left null and its command absent when kept so. */
+  head(status: string, error: string | null, json = false): ToolCallHead {
     const turn = this.turn;
-    const args = jsonArgs ? NO_ARGS : this.parsedArgs();
+    const args = json ? NO_ARGS : this.parsedArgs();
+    if (!json && this.commandJson !== undefined) {
+      this.command = JSON.parse(this.commandJson.toString('utf8')) as string;
+      this.commandJson = undefined;
+    }
     // Built in the JSON's field order, one property at a time: V8 builds an
     // object with conditional spreads several times slower, once per call.
     const call = {
@@ -571,7 +601,7 @@ export class Accumulator {
     if (known?.sawToolDelta === true || (this.options.outline && known?.sawToolEvent === true)) return;
     const fields = this.reader.all(rec);
     const item = this.openItem(fields, rec);
-    item.foldCommand(fields, this.options.outline === true);
+    item.foldCommand(fields, this.options.outline === true, this.sink.toolJson && this.argsWriter);
     if (rec.type === 'command_output_delta' && !item.sawToolDelta) item.twinDelta(fields.string(F.delta));
   }
 
@@ -582,7 +612,7 @@ export class Accumulator {
     const fields = this.reader.all(rec);
     const item = this.knownTurn(fields)?.items.get(fields.string(F.item) ?? '');
     if (!item) return;
-    item.foldCommand(fields, this.options.outline === true);
+    item.foldCommand(fields, this.options.outline === true, this.sink.toolJson && this.argsWriter);
     if (rec.type === 'command_completed') {
       this.complete(item, fields.string(F.status) ?? 'completed', stringOrNull(fields.value(F.error)), originOf(rec));
       return;
@@ -678,7 +708,8 @@ export class Accumulator {
   /** Hands a finished call to the sink, its output as JSON when the sink takes it so and it is kept so. */
   private emitTool(item: ItemState, status: string, error: string | null, at: Origin): void {
     const json = this.sink.toolJson && item.outputJson();
-    if (json) this.sink.toolJson?.(item.head(status, error, item.argsJson !== undefined), json, item.output.bytes, at, item.argsJson);
+    const members = json && item.json();
+    if (json) this.sink.toolJson?.(item.head(status, error, members !== undefined), json, item.output.bytes, at, members || undefined);
     else this.sink.tool(item.call(status, error), at);
   }
 

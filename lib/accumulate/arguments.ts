@@ -194,6 +194,12 @@ export class ArgumentsWriter {
   private readonly transcoder = new Transcoder();
   private scratch: Buffer = Buffer.allocUnsafe(1024);
 
+  /** The string literal between the quotes at `open` and `close` in JSON.stringify's spelling (a copy); undefined when it cannot be kept so (then decode it). */
+  literal(source: Buffer, open: number, close: number): Buffer | undefined {
+    if (this.transcoder.run(source, open, close) !== TRANSCODED) return undefined;
+    return Buffer.from(this.transcoder.literal());
+  }
+
   /**
    * The member bytes for the literal between the quotes at `open` and
    * `close` (lib/scan.ts's close); undefined when not proven so (then

@@ -345,13 +345,19 @@ function plainOpen(source: Buffer, close: number, start: number): number {
   return -1;
 }
 
-/** Whether the key between the quotes at `open` and `close` can be compared byte for byte (no escape, no control byte). */
-function plainKey(source: Buffer, open: number, close: number): boolean {
-  for (let k = open + 1; k < close; k++) {
-    const byte = source[k];
-    if (byte === undefined || byte === BACKSLASH || byte < 0x20) return false;
+/**
+ * The quote closing the key whose text starts at `from`, before `limit`,
+ * when every byte before it can be compared byte for byte (no escape, no
+ * control byte); else -1. A loop, not indexOf: keys are short, and a call
+ * into the runtime per member costs more than the bytes.
+ */
+function plainKeyEnd(source: Buffer, from: number, limit: number): number {
+  for (let k = from; k < limit; k++) {
+    const byte = source[k] ?? 0;
+    if (byte === QUOTE) return k;
+    if (byte === BACKSLASH || byte < 0x20) return -1;
   }
-  return true;
+  return -1;
 }
 
 /**
@@ -444,8 +450,8 @@ export class WireFields implements EventFields {
     if (at === limit) return this.took(rec);
     for (;;) {
       if (this.count === MAX_MEMBERS || source[at] !== QUOTE) return false;
-      const keyClose = source.indexOf(QUOTE, at + 1);
-      if (keyClose < 0 || keyClose >= limit || !plainKey(source, at, keyClose) || source[keyClose + 1] !== COLON) return false;
+      const keyClose = plainKeyEnd(source, at + 1, limit);
+      if (keyClose < 0 || source[keyClose + 1] !== COLON) return false;
       let after: number;
       if (!validate) after = valueEnd(source, keyClose + 2, limit);
       else if (this.decode !== undefined && source[keyClose + 2] === QUOTE && sameKey(source, at, keyClose, this.decode)) after = this.decodeMember(source, keyClose + 2, limit, fenced);
