@@ -195,6 +195,50 @@ t.test('a payload too deep to serialize does not crash the flush', async (t) => 
   t.same([rec.status, rec.todo, rec.todo_error], ['incomplete', null, 'nested too deeply to serialize']);
 });
 
+t.test('a message spliced in as JSON reads as the text of its pieces, in JSON.stringify spelling', async (t) => {
+  // Each message as the producer may spell its pieces (Go escapes, \/, raw UTF-8, surrogates split over pieces).
+  const pieces: string[][] = [
+    ['plain text'],
+    ['\\u003cb\\u003e \\u0026 \\u2028', ' tail'],
+    ['caf\u00e9 \u4e2d\u6587 \ud83d\ude00', ' \\/ \\n\\t\\"\\\\ \\u0001'],
+    ['half \\ud83d', '\\ude00 pair'],
+    ['lone \\ud800 in the middle'],
+    [''],
+  ];
+  const ids = '"thread_id":"th","turn_id":"tu"';
+  for (const parts of pieces) {
+    const text = parts.map((p) => JSON.parse(`"${p}"`) as string).join('');
+    const deltas = parts.map((p) => `{"delta":"${p}",${ids},"type":"agent_message_delta"}`);
+    const final = `{"message":"${parts.join('')}",${ids},"type":"agent_message_final"}`;
+    const end = `{${ids},"type":"turn_completed"}`;
+    for (const [name, input, source] of [['deltas', [...deltas, end], 'deltas'], ['final', [...deltas, final, end], 'final'], ['final, no end', [final], 'final']] as const) {
+      for (const maxMessageBytes of [undefined, 0, 5]) {
+        const core = createTurns({ onlyTurns: true, maxMessageBytes });
+        const recs: Output[] = [];
+        input.forEach((line, i) => core.push(new LineRecord(Buffer.from(line), 'm', i + 1), (o) => recs.push(o)));
+        core.endFile?.('m', (o) => recs.push(o));
+        t.equal(recs.length, 1);
+        const rec = recs[0] as Exclude<Output, string>;
+        const raw = serialize(rec).toString();
+        const what = `${JSON.stringify(parts)} ${name}, cap ${maxMessageBytes}`;
+        // The bytes are what JSON.stringify writes for the record the event says, in its key order.
+        t.equal(raw, JSON.stringify(rec.event), `${what}: bytes`);
+        const got = JSON.parse(raw) as Record<string, unknown>;
+        t.equal(got.message_source, source, `${what}: source`);
+        if (maxMessageBytes === undefined || Buffer.byteLength(text) <= maxMessageBytes) {
+          t.equal(got.message, text, `${what}: text`);
+          t.notOk('message_truncated_bytes' in got, `${what}: whole`);
+        } else {
+          // Bytes are counted piece by piece: a surrogate pair split over two deltas counts as two lone ones (3 bytes each).
+          const seen = source === 'final' ? Buffer.byteLength(text) : parts.reduce((n, p) => n + Buffer.byteLength(JSON.parse(`"${p}"`) as string), 0);
+          t.equal(got.message_truncated_bytes, seen - Buffer.byteLength(got.message as string), `${what}: cut`);
+        }
+        t.same(Object.keys(got).slice(8, 12), ['subagent', 'message', 'message_source', 'tool_calls'], `${what}: key order`);
+      }
+    }
+  }
+});
+
 /** Independent oracle: turns seen in a prefix, completed when their turn_completed is in it. */
 function oracle(prefix: string[]) {
   const seen = new Map<string, { status: string; calls: Set<string> }>();
