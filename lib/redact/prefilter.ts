@@ -286,11 +286,15 @@ export class Automaton {
     /** The last backslash read (escapes are read whole), for the edge condition. */
     let slash = -1;
     for (let i = start; i < end; i++) {
-      let code = delta[row + raw[buf[i]!]!]!;
-      if (code >= 0) {
+      // Plain bytes in a loop with no call (see stringText).
+      let code = 0;
+      while (i < end) {
+        code = delta[row + raw[buf[i]!]!]!;
+        if (code < 0) break;
         row = code;
-        continue;
+        i++;
       }
+      if (i >= end) break;
       if (code !== ESCAPE) {
         row = ~code;
         // Most hits fail their word, edge or lead condition (`tokens`, `refactor`, `"path"`):
@@ -358,6 +362,7 @@ export class Automaton {
     this.slash = -1;
     this.lineStart = start;
     track.begin();
+    const { low, delta } = this;
     let from = start;
     for (;;) {
       const open = track.until(buf, from, end);
@@ -372,7 +377,11 @@ export class Automaton {
         if (!track.closeString(buf, at, close, this.slash > at)) return PROVE_UNSURE;
         from = close + 1;
         if (from + 1 >= end || buf[from + 1] !== 0x22 || !track.quoteAfter(buf[from]!)) break;
-        if (!this.feed(buf, from, from + 2, end)) return PROVE_HIT;
+        // Those two bytes (`:` or `,`, then a quote) as feed() reads them, inline when neither is an output.
+        let code = delta[this.row + low[buf[from]!]!]!;
+        if (code >= 0) code = delta[code + low[0x22]!]!;
+        if (code >= 0) this.row = code;
+        else if (!this.feed(buf, from, from + 2, end)) return PROVE_HIT;
         at = from + 1;
       }
     }
