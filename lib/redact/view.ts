@@ -3,22 +3,31 @@
  * offsets in the encoded text, so a finding in the view patches exactly the
  * encoded characters it covers.
  */
+/** The tables of a view without escapes (never written: escapes are only pushed while decoding). */
+const NO_ESCAPES: number[] = [];
+const NO_EXTRA: number[] = [0];
+
 /** A decoded string literal and the way back to its encoded offsets. */
 export class View {
-  /** Decoded offsets of the escapes, ascending. */
-  private readonly escAt: number[] = [];
+  /** Decoded offsets of the escapes, ascending (empty for most strings, which have none). */
+  private readonly escAt: number[];
   /** Extra encoded length of the first k escapes (k = index). */
-  private readonly extra: number[] = [0];
+  private readonly extra: number[];
 
   constructor(
     public text: string,
     private readonly base: number,
-  ) {}
+    escapes = true,
+  ) {
+    // A string without escapes (most of them) shares the empty tables.
+    this.escAt = escapes ? [] : NO_ESCAPES;
+    this.extra = escapes ? [0] : NO_EXTRA;
+  }
 
   /** Decodes the body `src[a, b)` of a string literal; undefined when an escape is invalid. */
   static decode(src: string, a: number, b: number): View | undefined {
     let slash = src.indexOf('\\', a);
-    if (slash < 0 || slash >= b) return new View(src.slice(a, b), a);
+    if (slash < 0 || slash >= b) return new View(src.slice(a, b), a, false);
     const parts: string[] = [];
     const view = new View('', a);
     let extra = 0;
@@ -97,6 +106,7 @@ export class View {
   /** The encoded offset of decoded offset `i` (an end offset maps past a whole escape). */
   rawOf(i: number): number {
     const esc = this.escAt;
+    if (esc.length === 0) return this.base + i;
     let lo = 0;
     let hi = esc.length;
     while (lo < hi) {
