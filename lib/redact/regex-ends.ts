@@ -41,8 +41,17 @@ const DIGIT = set([0x30, 0x39]);
 const WORD = set([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0x5f, 0x5f]);
 const SPACE = set([0x09, 0x0d], [0x20, 0x20]);
 const ALL = set([0, 127]);
-const invert = (s: Uint8Array): Uint8Array => s.map((v) => 1 - v);
-const union = (a: Uint8Array, b: Uint8Array): Uint8Array => a.map((v, i) => v | b[i]!);
+/** Plain loops: this runs once per start-up, cold, where array callbacks cost most. */
+function invert(s: Uint8Array): Uint8Array {
+  const out = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) out[c] = s[c] === 1 ? 0 : 1;
+  return out;
+}
+function union(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) out[c] = a[c]! | b[c]!;
+  return out;
+}
 
 /** Short escapes that stand for one control character. */
 const CONTROL: Readonly<Record<string, number>> = { n: 0x0a, t: 0x09, r: 0x0d, f: 0x0c, v: 0x0b, '0': 0 };
@@ -88,7 +97,8 @@ class Reader {
     let out: Part = { ends: new Uint8Array(128), empty: true };
     while (this.i < this.src.length && this.src[this.i] !== '|' && this.src[this.i] !== ')') {
       const part = this.quantified(this.atom());
-      out = part.empty ? { ends: union(out.ends, part.ends), empty: out.empty } : part;
+      if (!part.empty) out = part;
+      else if (part.ends.includes(1)) out = { ends: union(out.ends, part.ends), empty: out.empty };
     }
     return out;
   }

@@ -3,6 +3,10 @@
  * offsets in the encoded text, so a finding in the view patches exactly the
  * encoded characters it covers.
  */
+/** The tables of a view without escapes (never written: escapes are only pushed while decoding). */
+const NO_ESCAPES: number[] = [];
+const NO_EXTRA: number[] = [0];
+
 /** A decoded string literal and the way back to its encoded offsets. */
 export class View {
   constructor(
@@ -17,7 +21,8 @@ export class View {
   /** Decodes the body `src[a, b)` of a string literal; undefined when an escape is invalid. */
   static decode(src: string, a: number, b: number): View | undefined {
     let slash = src.indexOf('\\', a);
-    if (slash < 0 || slash >= b) return new View(src.slice(a, b), a);
+    // A string without escapes (most of them) shares the empty tables.
+    if (slash < 0 || slash >= b) return new View(src.slice(a, b), a, NO_ESCAPES, NO_EXTRA);
     if (b - a >= LONG_BODY) {
       const view = decodeLong(src, a, b, slash);
       if (view !== null) return view;
@@ -100,6 +105,7 @@ export class View {
   /** The encoded offset of decoded offset `i` (an end offset maps past a whole escape). */
   rawOf(i: number): number {
     const esc = this.escAt;
+    if (esc.length === 0) return this.base + i;
     let lo = 0;
     let hi = esc.length;
     while (lo < hi) {
