@@ -14,6 +14,8 @@ import { spawn } from 'node:child_process';
 import { createRedact, type RedactOptions } from '../lib/redact/index.js';
 import { LineBytes, patchedBytes } from '../lib/redact/line-bytes.js';
 import { View } from '../lib/redact/view.js';
+import { redactOversize } from '../lib/redact/oversize-line.js';
+import { Redactor } from '../lib/redact/engine.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { binPath, untracked } from './helpers.js';
 
@@ -121,6 +123,24 @@ t.test('a long string body decoded natively: the same text and offsets as the lo
   t.equal(View.decode(`"${body}\\u12"`, 1, body.length + 5), undefined, 'a cut unicode escape: no view');
   const raw = `"${body}\t${body}"`;
   t.equal(View.decode(raw, 1, raw.length - 1)?.text, `${'abc\n'.repeat(20_000)}\t${'abc\n'.repeat(20_000)}`, 'a raw control character: decoded as the loop does');
+});
+
+t.test('an oversize line parsed in steps: the same output however its bytes are cut', async (t) => {
+  // Secrets every 7 777 characters fall across the 64K parse steps at many offsets.
+  const unit = `${'a b c d '.repeat(968)}${SECRET} é\\n`;
+  const text = unit.repeat(Math.ceil((600 * 1024) / unit.length));
+  const line = Buffer.from(`{"delta":"${text}","password":"k9w-secret","type":"agent_message_delta"}`);
+  const expected = line.toString().replaceAll(SECRET, '<secret:openai-key>').replace('"k9w-secret"', '"<secret:key-value>"');
+  for (const size of [line.length, MiB, 65_536, 65_537, 1000]) {
+    const out: string[] = [];
+    const counts = new Map<string, number>();
+    const where = { file: 'in.jsonl', line: 1 };
+    const redaction = redactOversize(new Redactor({}), (o) => out.push(o as string), where, (_type, hits) => hits.forEach((n, k) => counts.set(k, n)), true);
+    for (let at = 0; at < line.length; at += size) await redaction.write(line.subarray(at, at + size));
+    t.equal(await redaction.end(), undefined, `${size}: valid`);
+    t.equal(out.join(''), `${expected}\n`, `${size}: every secret replaced, the rest byte for byte`);
+    t.same(Object.fromEntries(counts), { 'openai-key': text.split(SECRET).length - 1, 'key-value': 1 }, `${size}: counted`);
+  }
 });
 
 t.test('line bytes: patched as the string path would encode them', async (t) => {
