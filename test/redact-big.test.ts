@@ -13,6 +13,9 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRedact, type RedactOptions } from '../lib/redact/index.js';
 import { LineBytes, patchedBytes } from '../lib/redact/line-bytes.js';
+import { View } from '../lib/redact/view.js';
+import { redactOversize } from '../lib/redact/oversize-line.js';
+import { Redactor } from '../lib/redact/engine.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { binPath, untracked } from './helpers.js';
 
@@ -84,6 +87,60 @@ t.test('a long piece with a secret across every window boundary', async (t) => {
   const out = run(input);
   t.equal(out[0], input[0]!.replaceAll(SECRET, '\\u003csecret:openai-key\\u003e'));
   t.same(runWhole(input), out);
+});
+
+t.test('a long string body decoded natively: the same text and offsets as the loop', async (t) => {
+  /** Where each decoded character starts in the body (and where the body ends), escapes read by hand. */
+  const starts = (body: string): number[] => {
+    const out: number[] = [];
+    for (let i = 0; i < body.length; ) {
+      out.push(i);
+      i += body[i] !== '\\' ? 1 : body[i + 1] === 'u' ? 6 : 2;
+    }
+    out.push(body.length);
+    return out;
+  };
+  for (const [what, unit] of [
+    ['line breaks', 'x password=k9w abc\\n'],
+    ['every short escape', 'a\\"b\\\\c\\/d\\be\\ff\\ng\\rh\\ti '],
+    ['unicode escapes and characters', 'é \\u00e9\\u003cX\\u003E 🙂\\ud83d\\ude42 '],
+  ] as const) {
+    const body = unit.repeat(Math.ceil((80 * 1024) / unit.length));
+    const src = `{"delta":"${body}","type":"x"}`;
+    const a = src.indexOf(body);
+    for (const [from, to] of [[a, a + body.length], [a + unit.length, a + body.length - unit.length]] as const) {
+      const part = src.slice(from, to);
+      const view = View.decode(src, from, to)!;
+      t.equal(view.text, JSON.parse(`"${part}"`), `${what}: text`);
+      const expected = starts(part);
+      let bad = 0;
+      for (let i = 0; i < expected.length; i++) if (view.rawOf(i) !== from + expected[i]!) bad++;
+      t.equal(bad, 0, `${what}: every offset maps back (${expected.length})`);
+    }
+  }
+  const body = 'abc\\n'.repeat(20_000);
+  t.equal(View.decode(`"${body}\\x"`, 1, body.length + 3), undefined, 'a bad escape: no view');
+  t.equal(View.decode(`"${body}\\u12"`, 1, body.length + 5), undefined, 'a cut unicode escape: no view');
+  const raw = `"${body}\t${body}"`;
+  t.equal(View.decode(raw, 1, raw.length - 1)?.text, `${'abc\n'.repeat(20_000)}\t${'abc\n'.repeat(20_000)}`, 'a raw control character: decoded as the loop does');
+});
+
+t.test('an oversize line parsed in steps: the same output however its bytes are cut', async (t) => {
+  // Secrets every 7 777 characters fall across the 64K parse steps at many offsets.
+  const unit = `${'a b c d '.repeat(968)}${SECRET} é\\n`;
+  const text = unit.repeat(Math.ceil((600 * 1024) / unit.length));
+  const line = Buffer.from(`{"delta":"${text}","password":"k9w-secret","type":"agent_message_delta"}`);
+  const expected = line.toString().replaceAll(SECRET, '<secret:openai-key>').replace('"k9w-secret"', '"<secret:key-value>"');
+  for (const size of [line.length, MiB, 65_536, 65_537, 1000]) {
+    const out: string[] = [];
+    const counts = new Map<string, number>();
+    const where = { file: 'in.jsonl', line: 1 };
+    const redaction = redactOversize(new Redactor({}), (o) => out.push(o as string), where, (_type, hits) => hits.forEach((n, k) => counts.set(k, n)), true);
+    for (let at = 0; at < line.length; at += size) await redaction.write(line.subarray(at, at + size));
+    t.equal(await redaction.end(), undefined, `${size}: valid`);
+    t.equal(out.join(''), `${expected}\n`, `${size}: every secret replaced, the rest byte for byte`);
+    t.same(Object.fromEntries(counts), { 'openai-key': text.split(SECRET).length - 1, 'key-value': 1 }, `${size}: counted`);
+  }
 });
 
 t.test('line bytes: patched as the string path would encode them', async (t) => {

@@ -97,7 +97,8 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
   t.ok(quiet(none, `${'é'.repeat(30)}\n${'\\'.repeat(7)}. `), 'a free partial read across a short last line, cut outside escapes');
   t.notOk(quiet(new Redactor({ defaultRules: false, pathMode: 'none' }), 'done.\n'), 'no anchors at all: holdPoint judges');
   t.ok(quiet(plain, Buffer.from('{"delta":"bad  ok!\\n","type":"tool_output_delta"}')), 'the same piece without the control character is quiet');
-  t.notOk(quiet(plain, Buffer.from('{"delta":"bad \u0001 ok!\\n","type":"tool_output_delta"}')), 'text JSON refuses (a raw control character): holdPoint judges');
+  t.ok(quiet(plain, Buffer.from('{"delta":"bad \u0001 ok!\\n","type":"tool_output_delta"}')), 'a raw control character (a line never proven valid): no free partial can end with `\\n`, the tail is not decoded');
+  t.notOk(quiet(none, Buffer.from('{"delta":"bad \u0001 ok123","type":"tool_output_delta"}')), 'text JSON refuses where a free partial is asked (a raw control character): holdPoint judges');
 });
 
 t.test('property: quietTail says nothing is held only where holdPoint agrees', async (t) => {

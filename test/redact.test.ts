@@ -5,12 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { createRedact, redact, Redactor, type RedactOptions } from '../lib/redact/index.js';
-import { analyzePattern, checkRule, parsePatternOption, parseRuleFile, prefixPattern, RuleError } from '../lib/redact/rule-spec.js';
+import { analyzePattern, checkRule, numberedPattern, parsePatternOption, parseRuleFile, prefixPattern, RuleError } from '../lib/redact/rule-spec.js';
 import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from '../lib/redact/rules.js';
 import { GITLEAKS_RULES, SECRETLINT_RULES } from '../lib/redact/peer-rules.js';
 import { accept, entropy, isKeyedValueSecret, isPlaceholder, tokenBody } from '../lib/redact/verdict.js';
 import { parse, stringify } from '../lib/jsonl.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
+import { loadCorpus } from './redact-corpus-lib.js';
 import { chunked, example, FC_SEED, jsonl, pipeThrough, readExample, readmeSection, ROOT, runBin, runShell } from './helpers.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'redact');
@@ -88,6 +89,28 @@ t.test('rules are data with a safe structure: bounded quantifiers, no nested rep
   t.notOk(analyzePattern('(?:a{1,5})?').nestedRepetition, 'an optional group is not a repetition');
   t.same(analyzePattern('(?<x>a)\\k<x>(b)\\2', 'r_', 3).renamed, '(?<r_x>a)\\k<r_x>(b)\\5');
   t.equal(analyzePattern('[(]a(?:b)(c)').captures, 1, 'classes and non-capturing groups do not count');
+});
+
+t.test('numberedPattern: named groups made plain, same numbers, same matches', async (t) => {
+  const table: Array<[string, string, Array<[string, number]>]> = [
+    ['(?<x>a)\\k<x>(b)\\2', '(a)(?:\\1)(b)\\2', [['x', 1]]],
+    ['(b)(?<secret>[(]c)\\k<secret>0', '(b)([(]c)(?:\\2)0', [['secret', 2]]],
+    ['(?<=(?<lead>a))(?<!b)(?:c)(?<name>d)', '(?<=(a))(?<!b)(?:c)(d)', [['lead', 1], ['name', 2]]],
+    ['\\(?<x>a)', '\\(?<x>a)', []],
+  ];
+  for (const [source, numbered, numbers] of table) t.same(numberedPattern(source), { source: numbered, numbers: new Map(numbers) }, source);
+  // Every built-in rule, over the peers' samples: the same groups where the named ones were.
+  const { secrets, falsePositives } = loadCorpus();
+  const text = [...secrets.map((s) => `${s.context ?? ''}\n${s.secret}`), ...falsePositives.map((s) => s.text)].join('\n');
+  for (const rule of [...DEFAULT_RULES, ...HOME_RULES, EMAIL_RULE, ...PATH_RULES]) {
+    const { source, numbers } = numberedPattern(rule.pattern);
+    if (numbers.size === 0) continue;
+    const groups = (re: RegExp, at: (m: RegExpExecArray, name: string, n: number) => unknown) =>
+      [...text.matchAll(re)].map((m) => [m.index, m[0], ...[...numbers].map(([name, n]) => at(m, name, n) ?? null)]);
+    const a = groups(new RegExp(rule.pattern, `dg${rule.flags ?? ''}`), (m, name) => m.indices?.groups?.[name]);
+    const b = groups(new RegExp(source, `dg${rule.flags ?? ''}`), (m, _, n) => m.indices?.[n]);
+    t.same(b, a, `${rule.name}: ${a.length} matches`);
+  }
 });
 
 t.test('prefixPattern matches every non-empty prefix and nothing else', async (t) => {

@@ -14,7 +14,7 @@ import { coreStream, type Core, type Emit } from '../core.js';
 import { escapeControls } from '../text.js';
 import { TURN_END_TYPES, type WuuEvent } from '../events.js';
 import { makeRecord, type EventRecord } from '../jsonl.js';
-import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type ToolCall } from './accumulator.js';
+import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type CallJson, type ToolCall, type ToolCallHead } from './accumulator.js';
 
 /**
  * A record for a built event, serialized now. A payload parsed from input
@@ -81,6 +81,71 @@ export function splicedJsonRecord(head: { type: string }, field: string, literal
   return new JsonRecord(head, field, raw.subarray(beforeBytes, beforeBytes + literal.length), tail, raw, at?.file ?? '-', at?.line ?? 0);
 }
 
+/** A record made as its bytes (JSON.stringify's spelling): its event parsed from them only if asked for. */
+class BytesRecord implements EventRecord {
+  private parsed: WuuEvent | undefined;
+
+  constructor(
+    readonly type: string,
+    readonly raw: Buffer,
+    readonly file: string,
+    readonly line: number,
+  ) {}
+
+  get event(): WuuEvent {
+    this.parsed ??= JSON.parse(this.raw.toString('utf8')) as WuuEvent;
+    return this.parsed;
+  }
+}
+
+/** The JSON of a tool call's start, the same for every call of a turn: made once per turn while calls of one turn come in a row. */
+let lastIds = { threadId: '', turnId: '', prefix: '' };
+
+function callPrefix(threadId: string, turnId: string): string {
+  if (threadId !== lastIds.threadId || turnId !== lastIds.turnId) {
+    lastIds = { threadId, turnId, prefix: `{"type":"tool_call","thread_id":${JSON.stringify(threadId)},"turn_id":${JSON.stringify(turnId)},"item_id":` };
+  }
+  return lastIds.prefix;
+}
+
+const COMMAND = Buffer.from(',"command":');
+
+/** Where a call's record is put together before its size is known (grown as needed, kept). */
+let scratch = Buffer.allocUnsafe(4096);
+
+/**
+ * The record of a tool call whose arguments (`args`, their two members) and
+ * output (`output`, its literal) are JSON already: the bytes JSON.stringify
+ * writes for the whole call, with only the short fields serialized here.
+ */
+export function toolCallRecord(head: ToolCallHead, json: CallJson, output: Buffer, outputBytes: number, at: Origin): EventRecord {
+  let after = `,"status":${JSON.stringify(head.status)},"error":${JSON.stringify(head.error)}`;
+  if (head.process_id !== undefined) after = `,"process_id":${JSON.stringify(head.process_id)}${after}`;
+  if (head.command !== undefined) after = `,"command":${JSON.stringify(head.command)}${after}`;
+  if (head.exit_code !== undefined) after += `,"exit_code":${JSON.stringify(head.exit_code)}`;
+  const before = `${callPrefix(head.thread_id, head.turn_id)}${JSON.stringify(head.item_id)},"name":${JSON.stringify(head.name)},`;
+  const { args, command } = json;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: room for the strings before they are measured.
+  const room = 3 * (before.length + after.length) + args.length + COMMAND.length + (command?.length ?? 0);
+  if (scratch.length < room) scratch = Buffer.allocUnsafe(Math.max(room, 2 * scratch.length));
+  let p = scratch.write(before, 0);
+  p += args.copy(scratch, p);
+  // A command kept as JSON comes right after the arguments (head.command is then absent).
+  if (command !== undefined) {
+    p += COMMAND.copy(scratch, p);
+    p += command.copy(scratch, p);
+  }
+  p += scratch.write(after, p);
+  const end = `,"output":`;
+  const tail = `,"output_bytes":${outputBytes},"output_truncated_bytes":0}`;
+  const raw = Buffer.allocUnsafe(p + end.length + output.length + tail.length);
+  scratch.copy(raw, 0, 0, p);
+  p += raw.write(end, p, 'latin1');
+  p += output.copy(raw, p);
+  raw.write(tail, p, 'latin1');
+  return new BytesRecord('tool_call', raw, at?.file ?? '-', at?.line ?? 0);
+}
+
 /** Options of {@link createAccumulate}. */
 export interface AccumulateOptions extends AccumulatorOptions {
   /** Also pass the original pieces (deltas, finals, tool_*, command_*) through. */
@@ -103,7 +168,11 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
   const acc = createAccumulator(options, {
     message: (event, at) => out(makeRecord(event as unknown as WuuEvent, at)),
     tool: (event, at) => out(builtRecord(event, 'arguments', at)),
-    toolJson(head, output, outputBytes, at) {
+    toolJson(head, output, outputBytes, at, json) {
+      if (json !== undefined) {
+        out(toolCallRecord(head, json, output, outputBytes, at));
+        return;
+      }
       const tail = { output_bytes: outputBytes, output_truncated_bytes: 0 };
       let record: EventRecord;
       try {

@@ -12,6 +12,7 @@ import { FAMILIES, isWireType } from '../events.js';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
+import { ArgumentsWriter } from './arguments.js';
 import { AsciiText } from './ascii.js';
 import { JsonText } from './canonical.js';
 import { FieldReader, literalEnd } from './read.js';
@@ -85,6 +86,16 @@ export interface RemovedItem {
   name: string | null;
 }
 
+/**
+ * A call's members kept as JSON from their bytes (./arguments.ts), written as
+ * they are: `args` is `"arguments":...,"arguments_raw":...`, `command` the
+ * command's literal (when it was kept so; else `head.command` holds it).
+ */
+export interface CallJson {
+  args: Buffer;
+  command: Buffer | undefined;
+}
+
 /** A tool call up to its output (the fields before `output`, in order). */
 export type ToolCallHead = Omit<ToolCall, 'output' | 'output_bytes' | 'output_truncated_bytes'>;
 
@@ -107,9 +118,11 @@ export interface AccumulatorSink {
   /**
    * When given, a call whose whole output is kept as JSON (./canonical.ts)
    * comes here instead of `tool`, never decoded: `output` is its string
-   * literal as JSON.stringify writes it, nothing left out.
+   * literal as JSON.stringify writes it, nothing left out. `json`, when
+   * given, holds members kept as JSON from their bytes (./arguments.ts):
+   * `head`'s arguments are then left null and its command absent, not decoded.
    */
-  toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin): void;
+  toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin, json?: CallJson): void;
   /** The same for a message (`message` its literal): instead of `message`. */
   messageJson?(head: MessageHead, message: Buffer, source: AgentMessage['source'], at: Origin): void;
 }
@@ -200,11 +213,17 @@ function feedTrailerEnd(trailer: OutputTrailer, length: number, charAt: (at: num
   else trailer.appendEnd(endFrom(body - TRAILER_CHARS), true);
 }
 
+const NO_ARGS = { arguments: null, arguments_raw: null };
+
 /** One open tool item. */
 class ItemState {
   name: string | null = null;
-  args: { arguments: unknown; arguments_raw: string | null } | undefined;
-  command: string | undefined;
+  /** The arguments parsed, or (never both) as their JSON members, made from the line's bytes (./arguments.ts). */
+  private args: { arguments: unknown; arguments_raw: string | null } | undefined;
+  argsJson: Buffer | undefined;
+  /** The command, or (never both) its literal as JSON.stringify writes it, made from the line's bytes. */
+  private command: string | undefined;
+  private commandJson: Buffer | undefined;
   processId: string | number | undefined;
   /** The tool_* copy of the output, and its end for a bash call's exit code (whatever the cap). */
   readonly output: JsonText;
@@ -243,10 +262,19 @@ class ItemState {
   }
 
   /** Folds what a command_* twin adds: the command, the process id, the name and arguments. */
-  foldCommand(fields: EventFields, outline: boolean): void {
+  foldCommand(fields: EventFields, outline: boolean, writer?: ArgumentsWriter): void {
     if (!outline) {
-      const command = fields.value(F.command);
-      if (typeof command === 'string') this.command = command;
+      // Kept as JSON from its bytes for a sink that takes calls so (`writer`): never decoded.
+      const at = writer && fields instanceof WireFields ? fields.literal(F.command) : undefined;
+      const json = at && writer?.literal(at.source, at.open, at.close);
+      const command = json ? undefined : fields.value(F.command);
+      if (json) {
+        this.commandJson = json;
+        this.command = undefined;
+      } else if (typeof command === 'string') {
+        this.command = command;
+        this.commandJson = undefined;
+      }
       const processId = fields.value(F.processId);
       if (typeof processId === 'string' || typeof processId === 'number') this.processId = processId;
     }
@@ -254,7 +282,22 @@ class ItemState {
     const name = fields.string(F.name);
     if (name !== undefined) this.name = name;
     const args = outline ? undefined : fields.value(F.arguments);
-    if (this.args === undefined && args !== undefined) this.args = parseArguments(args);
+    if (this.args === undefined && this.argsJson === undefined && args !== undefined) this.args = parseArguments(args);
+  }
+
+  /** The arguments as tool_started gives them: parsed, or as their JSON members (`json`). */
+  takeArgs(args: { arguments: unknown; arguments_raw: string | null } | undefined, json?: Buffer): void {
+    this.args = args;
+    this.argsJson = json;
+  }
+
+  /** The arguments parsed (decoded from their JSON members when kept so). */
+  private parsedArgs(): { arguments: unknown; arguments_raw: string | null } {
+    if (this.args === undefined && this.argsJson !== undefined) {
+      this.args = JSON.parse(`{${this.argsJson.toString('utf8')}}`) as { arguments: unknown; arguments_raw: string | null };
+      this.argsJson = undefined;
+    }
+    return this.args ?? NO_ARGS;
   }
 
   /** Which copy of the output the call reports: the tool_* one, the command_* one only when no tool delta came. */
@@ -278,10 +321,19 @@ class ItemState {
     return call;
   }
 
-  /** The call up to its output. */
-  head(status: string, error: string | null): ToolCallHead {
+  /** The members kept as JSON, when the arguments are (see {@link CallJson}). */
+  json(): CallJson | undefined {
+    return this.argsJson === undefined ? undefined : { args: this.argsJson, command: this.commandJson };
+  }
+
+  /** The call up to its output; with `json` (see {@link CallJson}) its arguments are left null and its command absent when kept so. */
+  head(status: string, error: string | null, json = false): ToolCallHead {
     const turn = this.turn;
-    const args = this.args ?? { arguments: null, arguments_raw: null };
+    const args = json ? NO_ARGS : this.parsedArgs();
+    if (!json && this.commandJson !== undefined) {
+      this.command = JSON.parse(this.commandJson.toString('utf8')) as string;
+      this.commandJson = undefined;
+    }
     // Built in the JSON's field order, one property at a time: V8 builds an
     // object with conditional spreads several times slower, once per call.
     const call = {
@@ -359,6 +411,8 @@ export class Accumulator {
   private readonly keys = new TurnKeys();
   /** Where a long ASCII output piece is decoded (reused: its bytes are copied where kept). */
   private readonly ascii = new AsciiText();
+  /** Where tool arguments are written as JSON from their bytes, for a sink that takes calls so. */
+  private readonly argsWriter = new ArgumentsWriter();
 
   /** @param reader where fields are read: one per core, so a line proven by its core is not read again */
   constructor(
@@ -478,7 +532,12 @@ export class Accumulator {
     item.sawToolEvent = true;
     const name = fields.string(F.name);
     if (name !== undefined) item.name = name;
-    if (!this.options.outline) item.args = parseArguments(fields.value(F.arguments));
+    if (this.options.outline) return;
+    // A sink that takes calls as JSON gets the arguments as JSON from their bytes: never decoded nor parsed.
+    const at = this.sink.toolJson !== undefined && fields instanceof WireFields ? fields.literal(F.arguments) : undefined;
+    const json = at && this.argsWriter.json(at.source, at.open, at.close);
+    if (json) item.takeArgs(undefined, json);
+    else item.takeArgs(parseArguments(fields.value(F.arguments)));
   }
 
   private toolOutput(rec: EventRecord): void {
@@ -542,7 +601,7 @@ export class Accumulator {
     if (known?.sawToolDelta === true || (this.options.outline && known?.sawToolEvent === true)) return;
     const fields = this.reader.all(rec);
     const item = this.openItem(fields, rec);
-    item.foldCommand(fields, this.options.outline === true);
+    item.foldCommand(fields, this.options.outline === true, this.sink.toolJson && this.argsWriter);
     if (rec.type === 'command_output_delta' && !item.sawToolDelta) item.twinDelta(fields.string(F.delta));
   }
 
@@ -553,7 +612,7 @@ export class Accumulator {
     const fields = this.reader.all(rec);
     const item = this.knownTurn(fields)?.items.get(fields.string(F.item) ?? '');
     if (!item) return;
-    item.foldCommand(fields, this.options.outline === true);
+    item.foldCommand(fields, this.options.outline === true, this.sink.toolJson && this.argsWriter);
     if (rec.type === 'command_completed') {
       this.complete(item, fields.string(F.status) ?? 'completed', stringOrNull(fields.value(F.error)), originOf(rec));
       return;
@@ -649,7 +708,8 @@ export class Accumulator {
   /** Hands a finished call to the sink, its output as JSON when the sink takes it so and it is kept so. */
   private emitTool(item: ItemState, status: string, error: string | null, at: Origin): void {
     const json = this.sink.toolJson && item.outputJson();
-    if (json) this.sink.toolJson?.(item.head(status, error), json, item.output.bytes, at);
+    const members = json && item.json();
+    if (json) this.sink.toolJson?.(item.head(status, error, members !== undefined), json, item.output.bytes, at, members || undefined);
     else this.sink.tool(item.call(status, error), at);
   }
 

@@ -52,6 +52,8 @@ export class Key {
   readonly bytes: Buffer;
   private lastBytes: Buffer | undefined;
   private lastText = '';
+  /** The last text came from a literal of plain ASCII (no escape): its characters are its bytes. */
+  private lastPlain = false;
 
   /** @param repeats the values come back line after line (ids): worth remembering */
   constructor(
@@ -63,21 +65,47 @@ export class Key {
 
   /** The text of the short literal between the quotes at `open` and `close`, as last time when its bytes are the same. */
   recall(source: Buffer, open: number, close: number): string | undefined {
-    const last = this.lastBytes;
     const length = close - open - 1;
-    if (last !== undefined && last.length === length) {
-      // Ids of one run share their start (`<thread>-turn-0001-item-2`): compare from the end.
-      let k = length - 1;
-      while (k >= 0 && last[k] === source[open + 1 + k]) k--;
-      if (k < 0) return this.lastText;
+    if (this.lastPlain) {
+      const last = this.lastText;
+      if (last.length === length) {
+        // Ids of one run share their start (`<thread>-turn-0001-item-2`): compare from the end.
+        let k = length - 1;
+        while (k >= 0 && last.charCodeAt(k) === source[open + 1 + k]) k--;
+        if (k < 0) return last;
+      }
+    } else {
+      const last = this.lastBytes;
+      if (last !== undefined && last.length === length) {
+        let k = length - 1;
+        while (k >= 0 && last[k] === source[open + 1 + k]) k--;
+        if (k < 0) return this.lastText;
+      }
+    }
+    // An id is plain ASCII as a rule: its bytes are its text, and the text is all that is kept of them.
+    if (plainAscii(source, open + 1, close)) {
+      this.lastText = source.toString('latin1', open + 1, close);
+      this.lastPlain = true;
+      this.lastBytes = undefined;
+      return this.lastText;
     }
     const text = decodeLiteral(source, open, close);
     if (text !== undefined) {
       this.lastBytes = Buffer.from(source.subarray(open + 1, close));
       this.lastText = text;
+      this.lastPlain = false;
     }
     return text;
   }
+}
+
+/** Whether source[from, to) is printable ASCII without a backslash: a string literal's body that is its own text. */
+function plainAscii(source: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const byte = source[k] ?? 0;
+    if (byte < 0x20 || byte >= 0x80 || byte === BACKSLASH) return false;
+  }
+  return true;
 }
 
 /**
@@ -317,13 +345,19 @@ function plainOpen(source: Buffer, close: number, start: number): number {
   return -1;
 }
 
-/** Whether the key between the quotes at `open` and `close` can be compared byte for byte (no escape, no control byte). */
-function plainKey(source: Buffer, open: number, close: number): boolean {
-  for (let k = open + 1; k < close; k++) {
-    const byte = source[k];
-    if (byte === undefined || byte === BACKSLASH || byte < 0x20) return false;
+/**
+ * The quote closing the key whose text starts at `from`, before `limit`,
+ * when every byte before it can be compared byte for byte (no escape, no
+ * control byte); else -1. A loop, not indexOf: keys are short, and a call
+ * into the runtime per member costs more than the bytes.
+ */
+function plainKeyEnd(source: Buffer, from: number, limit: number): number {
+  for (let k = from; k < limit; k++) {
+    const byte = source[k] ?? 0;
+    if (byte === QUOTE) return k;
+    if (byte === BACKSLASH || byte < 0x20) return -1;
   }
-  return true;
+  return -1;
 }
 
 /**
@@ -416,8 +450,8 @@ export class WireFields implements EventFields {
     if (at === limit) return this.took(rec);
     for (;;) {
       if (this.count === MAX_MEMBERS || source[at] !== QUOTE) return false;
-      const keyClose = source.indexOf(QUOTE, at + 1);
-      if (keyClose < 0 || keyClose >= limit || !plainKey(source, at, keyClose) || source[keyClose + 1] !== COLON) return false;
+      const keyClose = plainKeyEnd(source, at + 1, limit);
+      if (keyClose < 0 || source[keyClose + 1] !== COLON) return false;
       let after: number;
       if (!validate) after = valueEnd(source, keyClose + 2, limit);
       else if (this.decode !== undefined && source[keyClose + 2] === QUOTE && sameKey(source, at, keyClose, this.decode)) after = this.decodeMember(source, keyClose + 2, limit, fenced);

@@ -8,7 +8,8 @@
 import { RE2JS } from 're2js';
 import { fedForm } from './byte-scan.js';
 import { Automaton, type Lead, type MarkerPattern } from './prefilter.js';
-import { analyzePattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { numberedPattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { regexEnds, unionEnds, type Ends } from './regex-ends.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 
 /** One match of a compiled rule, in UTF-16 indexes. */
@@ -77,6 +78,8 @@ export interface Built {
   fallbackHold: number;
   /** Characters at the text's end that decide every free partial (its reach and look-behind); Infinity: unbounded. */
   freeReach: number;
+  /** The ASCII characters that can end a match of some free partial (./regex-ends.ts); undefined: any can. */
+  freeEnds: Ends | undefined;
 }
 
 /** Held tail for user rules that have no `partial` pattern. */
@@ -138,15 +141,17 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
   let re: RegExp | undefined;
   // The raw prefilter's checks only ask whether a rule matches: without `d`, V8 builds no indices.
   let plain: RegExp | undefined;
-  let secret = false;
-  let lead = false;
-  let user = false;
+  // Groups read by number (numberedPattern: named ones cost old-space garbage per match); 0: none.
+  let secret = 0;
+  let lead = 0;
+  let user = 0;
   const made = (): RegExp => {
-    const names = analyzePattern(spec.pattern).names;
-    secret = names.includes('secret');
-    lead = names.includes('lead');
-    user = names.includes('name');
-    return new RegExp(spec.pattern, `${sticky ? 'y' : 'g'}d${spec.flags ?? ''}`);
+    const { source, numbers } = numberedPattern(spec.pattern);
+    secret = numbers.get('secret') ?? 0;
+    lead = numbers.get('lead') ?? 0;
+    user = numbers.get('name') ?? 0;
+    // Indices (`d`) only for the groups read by offset: V8 runs a regex with `d` much slower.
+    return new RegExp(source, `${sticky ? 'y' : 'g'}${secret || lead ? 'd' : ''}${spec.flags ?? ''}`);
   };
   return {
     name: spec.name,
@@ -160,10 +165,10 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
       const m = re.exec(text);
       if (m === null) return null;
       const match: Match = { start: m.index, end: m.index + m[0].length };
-      const groups = m.indices?.groups;
-      if (secret && groups?.secret) match.secret = groups.secret;
-      if (lead && groups?.lead) match.lead = groups.lead[0];
-      if (user && m.groups?.name !== undefined) match.name = m.groups.name;
+      const indices = m.indices;
+      if (secret > 0 && indices?.[secret] !== undefined) match.secret = indices[secret];
+      if (lead > 0 && indices?.[lead] !== undefined) match.lead = indices[lead]![0];
+      if (user > 0 && m[user] !== undefined) match.name = m[user];
       return match;
     },
     test(text, at) {
@@ -578,6 +583,7 @@ export function buildRules(specs: readonly Spec[]): Built {
   const anchorIndexes = new Map<string, { indexes: number[]; long: boolean; edge: boolean }>();
   let fallbackHold = 0;
   let freeReach = 0;
+  let freeEnds: Ends | undefined = new Uint8Array(128);
   for (const spec of specs) {
     if (spec.partial === undefined && spec.compiledPartial === undefined) {
       // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
@@ -588,6 +594,8 @@ export function buildRules(specs: readonly Spec[]): Built {
     const anchors = (spec.partialAnchors ?? spec.markers ?? []).map((a) => a.toLowerCase());
     if (anchors.length === 0 || anchors.some((a) => a === '')) {
       freePartials.push(freePartial(spec));
+      // Only built-ins are read (user partials are RE2 syntax).
+      freeEnds = unionEnds(freeEnds, spec.builtin && spec.partial !== undefined ? regexEnds(spec.partial, spec.flags) : undefined);
       const extent = patternExtent(spec.partial ?? '');
       freeReach = Math.max(freeReach, spec.builtin && spec.partial !== undefined && !/[mu]/.test(spec.flags ?? '') ? extent.ahead + extent.behind : Infinity);
       continue;
@@ -624,6 +632,7 @@ export function buildRules(specs: readonly Spec[]): Built {
     freePartials,
     fallbackHold,
     freeReach,
+    freeEnds,
   };
 }
 

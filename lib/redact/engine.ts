@@ -18,6 +18,7 @@ import { isSharedHome, isUserName } from './users.js';
 import { accept } from './verdict.js';
 import { View } from './view.js';
 import { Workspaces } from './workspaces.js';
+import { unionEnds, type Ends } from './regex-ends.js';
 import type { Allowlist } from './allow.js';
 
 /** `\\uXXXX` or `\\/`: escapes that could spell a marker. */
@@ -52,6 +53,28 @@ export interface Span {
 }
 
 const MAX_USERS = 256;
+/** A scan's attempts buffer is kept for the next scan up to this many entries. */
+const MAX_KEPT_ATTEMPTS = 4096;
+
+/**
+ * Sorts `a[0, count)` ascending: by insertion for the few attempts of a
+ * short string (a subarray and a native sort cost more there).
+ */
+function sortAttempts(a: Float64Array, count: number): void {
+  if (count > 32) {
+    a.subarray(0, count).sort();
+    return;
+  }
+  for (let i = 1; i < count; i++) {
+    const v = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > v) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = v;
+  }
+}
 const MAX_WORKSPACES = 256;
 
 /** Applies sorted, disjoint spans to `input`; returns `input.slice(from)` patched. */
@@ -246,19 +269,27 @@ export class Redactor {
    */
   scan(text: string, from: number, onMatch: (m: Match, rule: Compiled) => boolean | null): void {
     const tables = this.compiled();
-    // Every (position, rule) worth trying, in text order then rule order; a
-    // typed array grows by doubling (no spread, no per-hit objects). One
-    // automaton pass per table finds every marker; nothing is lower-cased.
-    let attempts = new Float64Array(64);
+    // Every (position, rule) worth trying, in text order then rule order, in
+    // a typed array that grows by doubling (no spread, no per-hit objects).
+    // The outermost scan reuses one buffer: a fresh one per string (an
+    // ArrayBuffer outside the heap) cost more than the scan of a short string.
+    // A scan made by `onMatch` (a secret's head, scanned again) makes its own.
+    const outer = !this.scanning;
+    let attempts = outer ? this.attempts : new Float64Array(64);
     let count = 0;
-    for (const { markers, prios } of tables.scanners) {
+    const { scanners, rules } = tables;
+    for (let s = 0; s < scanners.length; s++) {
+      // One automaton pass per table finds every marker; nothing is lower-cased.
+      const { markers, prios } = scanners[s]!;
       markers.scan(text, from);
       const { hits, hitCount, lengths } = markers;
       for (let h = 0; h < hitCount; h++) {
         const id = hits[2 * h + 1]!;
         const at = hits[2 * h]! - lengths[id]!;
-        for (const prio of prios[id]!) {
-          for (let k = tables.rules[prio]!.reach; k >= 0; k--) {
+        const list = prios[id]!;
+        for (let p = 0; p < list.length; p++) {
+          const prio = list[p]!;
+          for (let k = rules[prio]!.reach; k >= 0; k--) {
             if (at - k < from) continue;
             if (count === attempts.length) {
               const bigger = new Float64Array(count * 2);
@@ -270,14 +301,31 @@ export class Redactor {
         }
       }
     }
+    // A buffer grown by a long string is not kept (bounded state).
+    if (outer && attempts.length <= MAX_KEPT_ATTEMPTS) this.attempts = attempts;
     if (count === 0) return;
-    const sorted = attempts.subarray(0, count).sort();
+    sortAttempts(attempts, count);
+    if (outer) this.scanning = true;
+    try {
+      this.tryAttempts(text, from, attempts, count, rules, onMatch);
+    } finally {
+      if (outer) this.scanning = false;
+    }
+  }
+
+  /** The attempts of one {@link scan} buffer. */
+  private attempts = new Float64Array(64);
+  /** Whether a {@link scan} is running (its callback may scan again, with a buffer of its own). */
+  private scanning = false;
+
+  /** Runs the sorted attempts of a {@link scan}. */
+  private tryAttempts(text: string, from: number, attempts: Float64Array, count: number, rules: readonly Compiled[], onMatch: (m: Match, rule: Compiled) => boolean | null): void {
     let next = from;
     for (let i = 0; i < count; i++) {
-      const attempt = sorted[i]!;
+      const attempt = attempts[i]!;
       const at = Math.floor(attempt / 4096);
       if (at < next) continue;
-      const rule = tables.rules[attempt % 4096]!;
+      const rule = rules[attempt % 4096]!;
       const found = rule.exec(text, at);
       if (found === null || found.end === found.start) continue;
       const taken = onMatch(found, rule);
@@ -451,6 +499,8 @@ export interface Tables {
   fallbackHold: number;
   /** Characters at a text's end that decide every free partial (Infinity: unbounded). */
   freeReach: number;
+  /** The ASCII characters that can end a match of a free partial; undefined: any. */
+  freeEnds: Ends | undefined;
   /** Whether e-mail addresses are redacted (their local part is held back at a piece's end). */
   email: boolean;
 }
@@ -495,6 +545,7 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
     freePartials: fixed.freePartials,
     fallbackHold: fixed.fallbackHold,
     freeReach: fixed.freeReach,
+    freeEnds: fixed.freeEnds,
     email: fixed.rules.some((r) => r.kind === 'email'),
   };
   if (learned.length === 0) return tables;
@@ -512,5 +563,6 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
   tables.partials = [...fixed.partials, ...built.partials];
   tables.freePartials = [...fixed.freePartials, ...built.freePartials];
   tables.freeReach = Math.max(fixed.freeReach, built.freeReach);
+  tables.freeEnds = unionEnds(fixed.freeEnds, built.freeEnds);
   return tables;
 }

@@ -7,6 +7,7 @@
 import type { Redactor } from './engine.js';
 import { UNCLEAR } from './prefilter.js';
 import { SHORT_ESCAPE_VALUE } from '../scan.js';
+import { cannotEnd } from './regex-ends.js';
 
 /** The longest tail held back per delta stream, in characters. */
 export const MAX_HOLD = 20000;
@@ -69,7 +70,8 @@ export function holdPoint(engine: Redactor, text: string, long = true): number {
     }
   }
   const windowStart = Math.max(0, len - SHORT_WINDOW);
-  for (const free of tables.freePartials) hold = Math.min(hold, free(text, windowStart));
+  // A free partial's match runs to the end: a last character none can end with rules them all out.
+  if (!cannotEnd(tables.freeEnds, text.charCodeAt(len - 1))) for (const free of tables.freePartials) hold = Math.min(hold, free(text, windowStart));
   if (tables.email) hold = Math.min(hold, emailTail(text));
   if (len - hold > MAX_HOLD) hold = len - MAX_HOLD;
   if (hold < len) hold = outsideMatches(engine, text, hold);
@@ -104,7 +106,7 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
   // No anchors at all (only user rules, which have free partials): holdPoint judges.
   if (last === UNCLEAR) return false;
   if (tables.email && (last === 0x40 || isLocal(last))) return false;
-  if (tables.freePartials.length === 0) return true;
+  if (tables.freePartials.length === 0 || cannotEnd(tables.freeEnds, last)) return true;
   const text = freeText(raw, start, end, tables.freeReach);
   if (text === undefined) return false;
   for (const free of tables.freePartials) if (free(text, 0) < text.length) return false;

@@ -29,6 +29,13 @@ const SLICE = 32 * 1024;
 const CONTEXT = 96;
 /** Keys are judged whole up to this size. */
 const MAX_KEY = 64 * 1024;
+/**
+ * Bytes parsed at a time. The runner hands over its reads (1 MiB, the first
+ * 32 MiB of the line at once): parsed whole, a read's tokens, their text and
+ * its output all lived until the read was done, long enough to be promoted
+ * to the old generation, where they piled up as garbage.
+ */
+const STEP = 64 * 1024;
 
 interface Token {
   name: string;
@@ -101,13 +108,15 @@ export function redactOversize(
     } catch (err) {
       failed = (err as Error).message;
     }
-    const out = line.take();
-    if (out !== undefined && write) emit(out);
+    if (write) line.take(emit);
+    else line.take(() => {});
     for (const name of line.hits) counts.set(name, (counts.get(name) ?? 0) + 1);
     line.hits.length = 0;
   };
   return {
-    write: (piece) => run(piece),
+    async write(piece) {
+      for (let at = 0; at < piece.length; at += STEP) await run(piece.subarray(at, Math.min(piece.length, at + STEP)));
+    },
     async end() {
       await run(END);
       if (failed === undefined && line.depth !== 0) failed = 'the line ends inside a value';
@@ -182,12 +191,22 @@ class OversizeLine {
     this.length += value.length;
   }
 
-  /** The text written since the last call (undefined: no token went out). */
-  take(): string | undefined {
-    if (this.out.length === 0) return undefined;
-    const text = this.out.join('');
-    this.out.length = 0;
-    return text;
+  /**
+   * Hands over the text written since the last call: a long string alone (a
+   * slice of the line's text, not copied into a bigger one), the short ones
+   * between them (the tokens around the strings) joined.
+   */
+  take(emit: (text: string) => void): void {
+    const out = this.out;
+    let from = 0;
+    for (let i = 0; i < out.length; i++) {
+      if (out[i]!.length < ALONE) continue;
+      if (i > from) emit(joined(out, from, i));
+      emit(out[i]!);
+      from = i + 1;
+    }
+    if (from < out.length) emit(joined(out, from, out.length));
+    out.length = 0;
   }
 
   private put(token: Token): void {
@@ -305,21 +324,31 @@ class OversizeLine {
   /** Writes the string's text up to where a match could begin (all of it when `final`). */
   private slice(final: boolean): void {
     if (this.length === 0) return;
-    const text = this.text();
-    const context = this.left + text;
+    const left = this.left;
+    // The context and the text joined at once: `left + text` was a second copy of the text (flattened by the scan).
+    if (left !== '') this.parts.unshift(left);
+    const context = this.text();
     let cut = context.length;
     if (!final) {
-      cut = Math.max(this.left.length, holdPoint(this.engine, context));
-      if (cut === this.left.length) {
-        this.append(text); // all of it could begin a match: wait for more
+      cut = Math.max(left.length, holdPoint(this.engine, context));
+      if (cut === left.length) {
+        this.append(context.slice(left.length)); // all of it could begin a match: wait for more
         return;
       }
     }
     const part = context.slice(0, cut);
-    this.put({ name: 'stringChunk', value: applySpans(part, this.spansOf(part, this.left.length), this.left.length) });
+    this.put({ name: 'stringChunk', value: applySpans(part, this.spansOf(part, left.length), left.length) });
     this.left = context.slice(Math.max(0, cut - CONTEXT), cut);
     if (cut < context.length) this.append(context.slice(cut));
   }
 }
 
 const END = Symbol('end of line');
+
+/** Output strings this long are handed over alone (see OversizeLine.take). */
+const ALONE = 4096;
+
+/** `parts[from, to)` as one string. */
+function joined(parts: readonly string[], from: number, to: number): string {
+  return to - from === 1 ? parts[from]! : parts.slice(from, to).join('');
+}

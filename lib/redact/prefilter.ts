@@ -132,19 +132,9 @@ export class Automaton {
     this.lengths = Int32Array.from(patterns, (p) => p.text.length);
     this.flags = Uint8Array.from(patterns, (p) => (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0));
     this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
-    const { goto, states, outputs } = buildTrie(patterns, stride, (code) => this.classOf(code));
-    linkFailures(goto, outputs, states, classes, stride);
-    // Row by row (start-up runs this cold, so the plainest loop): a target with outputs is complemented.
-    const delta = new Int32Array(states * stride);
-    const marked = new Uint8Array(states);
-    for (let st = 0; st < states; st++) if (outputs[st] !== undefined) marked[st] = 1;
-    for (let row = 0; row < delta.length; row += stride) {
-      for (let c = 0; c < classes; c++) {
-        const target = goto[row + c]!;
-        delta[row + c] = marked[target] === 1 ? ~(target * stride) : target * stride;
-      }
-      delta[row + classes] = ESCAPE;
-    }
+    const trie = buildTrie(patterns, stride, (code) => this.classOf(code));
+    const { states, outputs } = trie;
+    const delta = buildDelta(trie, classes, stride);
     this.delta = delta;
     this.leadRuns = new Array<Uint8Array | undefined>(states);
     this.leadTexts = new Array<string | undefined>(states);
@@ -286,11 +276,15 @@ export class Automaton {
     /** The last backslash read (escapes are read whole), for the edge condition. */
     let slash = -1;
     for (let i = start; i < end; i++) {
-      let code = delta[row + raw[buf[i]!]!]!;
-      if (code >= 0) {
+      // Plain bytes in a loop with no call (see stringText).
+      let code = 0;
+      while (i < end) {
+        code = delta[row + raw[buf[i]!]!]!;
+        if (code < 0) break;
         row = code;
-        continue;
+        i++;
       }
+      if (i >= end) break;
       if (code !== ESCAPE) {
         row = ~code;
         // Most hits fail their word, edge or lead condition (`tokens`, `refactor`, `"path"`):
@@ -358,6 +352,7 @@ export class Automaton {
     this.slash = -1;
     this.lineStart = start;
     track.begin();
+    const { low, delta } = this;
     let from = start;
     for (;;) {
       const open = track.until(buf, from, end);
@@ -372,7 +367,11 @@ export class Automaton {
         if (!track.closeString(buf, at, close, this.slash > at)) return PROVE_UNSURE;
         from = close + 1;
         if (from + 1 >= end || buf[from + 1] !== 0x22 || !track.quoteAfter(buf[from]!)) break;
-        if (!this.feed(buf, from, from + 2, end)) return PROVE_HIT;
+        // Those two bytes (`:` or `,`, then a quote) as feed() reads them, inline when neither is an output.
+        let code = delta[this.row + low[buf[from]!]!]!;
+        if (code >= 0) code = delta[code + low[0x22]!]!;
+        if (code >= 0) this.row = code;
+        else if (!this.feed(buf, from, from + 2, end)) return PROVE_HIT;
         at = from + 1;
       }
     }
@@ -388,9 +387,17 @@ export class Automaton {
     const { low, delta } = this;
     let row = this.row;
     for (let i = a; i < b; i++) {
-      const code = delta[row + low[buf[i]!]!]!;
-      row = code >= 0 ? code : ~code;
-      if (code < 0 && this.rawHit(buf, i, end, row)) return false;
+      // No call in the loop but at an output (see stringText).
+      let code = 0;
+      while (i < b) {
+        code = delta[row + low[buf[i]!]!]!;
+        if (code < 0) break;
+        row = code;
+        i++;
+      }
+      if (i >= b) break;
+      row = ~code;
+      if (this.rawHit(buf, i, end, row)) return false;
     }
     this.row = row;
     return true;
@@ -405,17 +412,22 @@ export class Automaton {
   private stringText(buf: Uint8Array, i: number, end: number): number {
     const { low, rawString, delta, meta } = this;
     let row = this.row;
-    for (; i < end; i++) {
-      let code = delta[row + rawString[buf[i]!]!]!;
-      if (code >= 0) {
+    for (;;) {
+      // Plain bytes, in a loop with no call: V8 then keeps the tables' pointers
+      // in registers (a call anywhere in the loop reloads them every byte).
+      let code = 0;
+      while (i < end) {
+        code = delta[row + rawString[buf[i]!]!]!;
+        if (code < 0) break;
         row = code;
-        continue;
+        i++;
       }
+      if (i >= end) return -2;
       if (code !== ESCAPE) {
         row = ~code;
         const quick = delta[row + meta]!;
-        if (quick !== 0 && this.quickRefused(buf, i, end, row, quick)) continue;
-        if (this.rawHit(buf, i, end, row)) return -1;
+        if ((quick === 0 || !this.quickRefused(buf, i, end, row, quick)) && this.rawHit(buf, i, end, row)) return -1;
+        i++;
         continue;
       }
       const b = buf[i]!;
@@ -425,14 +437,34 @@ export class Automaton {
         return code < 0 && this.rawHit(buf, i, end, this.row) ? -1 : i;
       }
       if (b !== 0x5c) return -2; // a control byte
+      // The common escapes (`\u003c`, `\n`: one backslash, no hit) here; any other by escape().
+      const e = i + 1 < end ? buf[i + 1]! : 0x5c;
+      if (e === 0x75 && i + 5 < end) {
+        const h = (HEX[buf[i + 2]!]! << 12) | (HEX[buf[i + 3]!]! << 8) | (HEX[buf[i + 4]!]! << 4) | HEX[buf[i + 5]!]!;
+        code = h >= 0 && h < 0x80 ? delta[row + low[h]!]! : -1;
+        if (code >= 0) {
+          row = code;
+          this.slash = i;
+          i += 6;
+          continue;
+        }
+      } else if (SHORT_ESCAPE[e] === 1 && e !== 0x5c && e !== 0x2f) {
+        code = delta[row + low[0x5c]!]!;
+        code = code >= 0 ? delta[code + low[e]!]! : -1;
+        if (code >= 0) {
+          row = code;
+          this.slash = i;
+          i += 2;
+          continue;
+        }
+      }
       this.row = row;
       const next = this.escape(buf, i, end);
       // A hit, a bad escape, or a quote after an even run of backslashes: the closing one (fed).
       if (next < 0 || (buf[next] === 0x22 && ((next - i) & 1) === 0)) return next;
       row = this.row;
-      i = next;
+      i = next + 1;
     }
-    return -2;
   }
 
   /**
@@ -596,59 +628,86 @@ export const UNCLEAR = -1;
 const UNESCAPED = new Uint8Array(256);
 for (const [letter, code] of [['n', 0x0a], ['t', 0x09], ['r', 0x0d], ['b', 0x08], ['f', 0x0c], ['"', 0x22], ['\\', 0x5c], ['/', 0x2f]] as const) UNESCAPED[letter.charCodeAt(0)] = code;
 
+/** The patterns' trie (see {@link buildTrie}). */
+interface Trie {
+  states: number;
+  /** By state, the ids of the patterns ending there (then, once {@link buildDelta} ran, at its suffixes too). */
+  outputs: Array<number[] | undefined>;
+  /** By state: its first child (0: none); by child: its next sibling (0: none) and the class leading to it. */
+  firstChild: Int32Array;
+  nextSibling: Int32Array;
+  edgeClass: Int32Array;
+}
+
 /**
- * The patterns' trie in a flat table: goto[state * stride + class] is the
- * child, 0 for none; `outputs[state]` the ids of the patterns ending there.
+ * The patterns' trie: states numbered as they are first reached, pattern by
+ * pattern, each state's children in a list.
  */
-function buildTrie(
-  patterns: readonly MarkerPattern[],
-  stride: number,
-  classOf: (code: number) => number,
-): { goto: Int32Array; states: number; outputs: Array<number[] | undefined> } {
+function buildTrie(patterns: readonly MarkerPattern[], stride: number, classOf: (code: number) => number): Trie {
   let total = 0;
   for (const p of patterns) total += p.text.length;
+  // Looked up while inserting only: the child of a state by class.
   const goto = new Int32Array((total + 1) * stride);
+  const firstChild = new Int32Array(total + 1);
+  const nextSibling = new Int32Array(total + 1);
+  const edgeClass = new Int32Array(total + 1);
   let states = 1;
   const outputs: Array<number[] | undefined> = [];
   patterns.forEach((p, id) => {
     let state = 0;
     for (let i = 0; i < p.text.length; i++) {
-      const at = state * stride + classOf(p.text.charCodeAt(i));
-      if (goto[at] === 0) goto[at] = states++;
+      const cls = classOf(p.text.charCodeAt(i));
+      const at = state * stride + cls;
+      if (goto[at] === 0) {
+        const child = states++;
+        goto[at] = child;
+        edgeClass[child] = cls;
+        nextSibling[child] = firstChild[state]!;
+        firstChild[state] = child;
+      }
       state = goto[at] ?? 0;
     }
     (outputs[state] ??= []).push(id);
   });
-  return { goto: goto.subarray(0, states * stride), states, outputs };
+  return { states, outputs, firstChild, nextSibling, edgeClass };
 }
 
 /**
- * Turns the trie into the automaton, breadth first (a state's failure link,
- * outputs and row are complete before its children's): a missing child
- * becomes the failure state's transition, and a state's outputs gain its
- * failure state's.
+ * The automaton's transitions (see Automaton.delta), breadth first from the
+ * trie: a state's row is its failure state's (complete by then: it is
+ * shallower), its children put in; a state's outputs gain its failure
+ * state's. A target with outputs is complemented: the child's own, or its
+ * failure state's (whose code in the failure row is complemented then).
+ * Rows are copied natively (start-up runs this cold, once per learned name).
  */
-function linkFailures(goto: Int32Array, outputs: Array<number[] | undefined>, states: number, classes: number, stride: number): void {
+function buildDelta(trie: Trie, classes: number, stride: number): Int32Array {
+  const { states, outputs, firstChild, nextSibling, edgeClass } = trie;
+  const delta = new Int32Array(states * stride);
   const fail = new Int32Array(states);
   const queue = new Int32Array(states);
   let tail = 0;
-  for (let c = 0; c < classes; c++) if (goto[c] !== 0) queue[tail++] = goto[c] ?? 0;
+  delta[classes] = ESCAPE;
+  for (let child = firstChild[0]!; child !== 0; child = nextSibling[child]!) {
+    delta[edgeClass[child]!] = outputs[child] === undefined ? child * stride : ~(child * stride);
+    queue[tail++] = child;
+  }
   for (let head = 0; head < tail; head++) {
-    const state = queue[head] ?? 0;
-    const failure = fail[state] ?? 0;
-    const suffix = outputs[failure];
-    if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
+    const state = queue[head]!;
     const row = state * stride;
-    const failRow = failure * stride;
-    for (let c = 0; c < classes; c++) {
-      const child = goto[row + c] ?? 0;
-      if (child === 0) goto[row + c] = goto[failRow + c] ?? 0;
-      else {
-        fail[child] = goto[failRow + c] ?? 0;
-        queue[tail++] = child;
-      }
+    const failRow = fail[state]! * stride;
+    const suffix = outputs[fail[state]!];
+    if (suffix !== undefined) outputs[state] = [...(outputs[state] ?? []), ...suffix];
+    delta.copyWithin(row, failRow, failRow + stride);
+    delta[row + classes + 1] = 0;
+    for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!) {
+      const cls = edgeClass[child]!;
+      const target = delta[failRow + cls]!;
+      fail[child] = (target < 0 ? ~target : target) / stride;
+      delta[row + cls] = outputs[child] === undefined && target >= 0 ? child * stride : ~(child * stride);
+      queue[tail++] = child;
     }
   }
+  return delta;
 }
 
 /** Bits of a state's quick refusal besides WORD and EDGE (see {@link quickOf}). */
@@ -682,15 +741,27 @@ function quickOf(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: rea
   return quick | Q_JUDGED | (length << 5);
 }
 
-/** The one judged output's leads' runs, joined (see {@link quickOf}). */
+/**
+ * The one judged output's leads' runs, joined (see {@link quickOf}); kept by
+ * pattern, as the automaton is built again with each learned name.
+ */
 function leadRun(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: readonly number[]): Uint8Array {
-  const joined = new Uint8Array(128);
-  for (const id of ids) {
-    if (((flags[id] ?? 0) & NOTE) !== 0) continue;
-    for (const lead of patterns[id]?.leads ?? []) lead.run?.forEach((v, c) => (joined[c] ||= v));
+  const id = ids.find((i) => ((flags[i] ?? 0) & NOTE) === 0)!;
+  const pattern = patterns[id]!;
+  let joined = joinedRuns.get(pattern);
+  if (joined !== undefined) return joined;
+  joined = new Uint8Array(128);
+  for (const lead of pattern.leads ?? []) {
+    const run = lead.run;
+    if (run === undefined) continue;
+    for (let c = 0; c < run.length && c < 128; c++) if (joined[c] === 0) joined[c] = run[c]!;
   }
+  joinedRuns.set(pattern, joined);
   return joined;
 }
+
+/** {@link leadRun}'s answers by pattern (read only). */
+const joinedRuns = new WeakMap<MarkerPattern, Uint8Array>();
 
 /** What {@link Automaton.proveRaw} found. */
 export const PROVE_CLEAN = 0;

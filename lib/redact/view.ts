@@ -3,22 +3,30 @@
  * offsets in the encoded text, so a finding in the view patches exactly the
  * encoded characters it covers.
  */
+/** The tables of a view without escapes (never written: escapes are only pushed while decoding). */
+const NO_ESCAPES: number[] = [];
+const NO_EXTRA: number[] = [0];
+
 /** A decoded string literal and the way back to its encoded offsets. */
 export class View {
-  /** Decoded offsets of the escapes, ascending. */
-  private readonly escAt: number[] = [];
-  /** Extra encoded length of the first k escapes (k = index). */
-  private readonly extra: number[] = [0];
-
   constructor(
     public text: string,
     private readonly base: number,
+    /** Decoded offsets of the escapes, ascending. */
+    private readonly escAt: number[] | Int32Array = [],
+    /** Extra encoded length of the first k escapes (k = index). */
+    private readonly extra: number[] | Int32Array = [0],
   ) {}
 
   /** Decodes the body `src[a, b)` of a string literal; undefined when an escape is invalid. */
   static decode(src: string, a: number, b: number): View | undefined {
     let slash = src.indexOf('\\', a);
-    if (slash < 0 || slash >= b) return new View(src.slice(a, b), a);
+    // A string without escapes (most of them) shares the empty tables.
+    if (slash < 0 || slash >= b) return new View(src.slice(a, b), a, NO_ESCAPES, NO_EXTRA);
+    if (b - a >= LONG_BODY) {
+      const view = decodeLong(src, a, b, slash);
+      if (view !== null) return view;
+    }
     const parts: string[] = [];
     const view = new View('', a);
     let extra = 0;
@@ -50,9 +58,9 @@ export class View {
           return undefined;
       }
       parts.push(ch);
-      view.escAt.push(decoded);
+      (view.escAt as number[]).push(decoded);
       extra += len - 1;
-      view.extra.push(extra);
+      (view.extra as number[]).push(extra);
       decoded++;
       from = slash + len;
       slash = src.indexOf('\\', from);
@@ -83,9 +91,9 @@ export class View {
       }
       parts.push(src.slice(from, m.index), ch);
       decoded += m.index - from;
-      view.escAt.push(decoded);
+      (view.escAt as number[]).push(decoded);
       extra += m[0].length - 1;
-      view.extra.push(extra);
+      (view.extra as number[]).push(extra);
       decoded++;
       from = m.index + m[0].length;
     }
@@ -97,6 +105,7 @@ export class View {
   /** The encoded offset of decoded offset `i` (an end offset maps past a whole escape). */
   rawOf(i: number): number {
     const esc = this.escAt;
+    if (esc.length === 0) return this.base + i;
     let lo = 0;
     let hi = esc.length;
     while (lo < hi) {
@@ -108,3 +117,74 @@ export class View {
   }
 }
 
+
+/**
+ * From this many characters on, a body is decoded by {@link decodeLong}: a
+ * 4 MiB delta of short lines has some 200k escapes, and the loop of
+ * {@link View.decode} made two strings and two array entries for each, tens
+ * of MB that lived long enough to be promoted to the old generation.
+ */
+const LONG_BODY = 64 * 1024;
+
+/** The length of the escape at `src[slash]` (a backslash) in a body ending at `b`; 0 when invalid or cut by `b`. */
+function escapeLength(src: string, slash: number, b: number): number {
+  switch (src.charCodeAt(slash + 1)) {
+    case 0x22: // " \ / b f n r t
+    case 0x5c:
+    case 0x2f:
+    case 0x62:
+    case 0x66:
+    case 0x6e:
+    case 0x72:
+    case 0x74:
+      return slash + 2 <= b ? 2 : 0;
+    case 0x75: {
+      if (slash + 6 > b) return 0;
+      for (let k = slash + 2; k < slash + 6; k++) {
+        const c = src.charCodeAt(k);
+        if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66))) return 0;
+      }
+      return 6;
+    }
+    default:
+      return 0;
+  }
+}
+
+/**
+ * {@link View.decode} for a long body with an escape at `slash`: the escapes
+ * counted and checked, their offsets in two typed arrays, the text decoded
+ * natively by JSON.parse. Null for a body that is not plain JSON (a raw
+ * control character, which the loop keeps, or a bad escape): the caller then
+ * takes the loop, which has the last word on those.
+ */
+function decodeLong(src: string, a: number, b: number, slash: number): View | null {
+  let count = 0;
+  for (let at = slash; at >= 0 && at < b; at = src.indexOf('\\', at)) {
+    const len = escapeLength(src, at, b);
+    if (len === 0) return null;
+    count++;
+    at += len;
+  }
+  const escAt = new Int32Array(count);
+  const extra = new Int32Array(count + 1);
+  let encoded = 0; // extra encoded length so far
+  let k = 0;
+  for (let at = slash; at >= 0 && at < b; at = src.indexOf('\\', at)) {
+    const len = escapeLength(src, at, b);
+    // The decoded offset: the body's characters before it, less the escapes' extra length.
+    escAt[k] = at - a - encoded;
+    encoded += len - 1;
+    extra[++k] = encoded;
+    at += len;
+  }
+  // The literal itself when the body sits between its quotes (no copy of it), else a quoted copy.
+  const literal = src.charCodeAt(a - 1) === 0x22 && src.charCodeAt(b) === 0x22 ? src.slice(a - 1, b + 1) : `"${src.slice(a, b)}"`;
+  let text: string;
+  try {
+    text = JSON.parse(literal) as string;
+  } catch {
+    return null;
+  }
+  return new View(text, a, escAt, extra);
+}
