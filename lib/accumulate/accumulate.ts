@@ -15,7 +15,7 @@ import { escapeControls } from '../text.js';
 import { TURN_END_TYPES, type WuuEvent } from '../events.js';
 import { makeRecord, type EventRecord } from '../jsonl.js';
 import { copyBytes } from './arguments.js';
-import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type CallJson, type ToolCall, type ToolCallHead } from './accumulator.js';
+import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type AgentMessage, type CallJson, type MessageHead, type ToolCall, type ToolCallHead } from './accumulator.js';
 
 /**
  * A record for a built event, serialized now. A payload parsed from input
@@ -162,6 +162,25 @@ export function toolCallRecord(head: ToolCallHead, json: CallJson, output: Buffe
   return new BytesRecord('tool_call', raw, at?.file ?? '-', at?.line ?? 0);
 }
 
+/**
+ * The record of an agent message whose text is JSON already (`message`, its
+ * literal): the bytes JSON.stringify writes for it, the ids serialized here.
+ */
+export function messageRecord(head: MessageHead, message: Buffer, source: AgentMessage['source'], at: Origin): EventRecord {
+  const before = `{"type":"agent_message","thread_id":${JSON.stringify(head.thread_id)},"turn_id":${JSON.stringify(head.turn_id)},"message":`;
+  const after = source === 'final' ? FROM_FINAL : FROM_DELTAS;
+  if (scratch.length < 3 * before.length) scratch = Buffer.allocUnsafe(Math.max(3 * before.length, 2 * scratch.length));
+  let p = putString(scratch, 0, before);
+  const raw = Buffer.allocUnsafe(p + message.length + after.length);
+  p = copyBytes(scratch, 0, p, raw, 0);
+  p = copyBytes(message, 0, message.length, raw, p);
+  copyBytes(after, 0, after.length, raw, p);
+  return new BytesRecord('agent_message', raw, at?.file ?? '-', at?.line ?? 0);
+}
+
+const FROM_FINAL = Buffer.from(',"source":"final"}');
+const FROM_DELTAS = Buffer.from(',"source":"deltas"}');
+
 /** Options of {@link createAccumulate}. */
 export interface AccumulateOptions extends AccumulatorOptions {
   /** Also pass the original pieces (deltas, finals, tool_*, command_*) through. */
@@ -201,7 +220,7 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
       }
       out(record);
     },
-    messageJson: (head, message, source, at) => out(splicedJsonRecord(head, 'message', message, { source }, at)),
+    messageJson: (head, message, source, at) => out(messageRecord(head, message, source, at)),
     removed(item, rec) {
       // With --keep-deltas the original tool_removed/command_removed already passed.
       if (!options.keepRemoved || options.keepDeltas) return;
