@@ -185,6 +185,11 @@ t.test('wuu-accumulate: tool calls with arguments of every kind, the same bytes 
   lines.push(`{${ids(902)},"name":"x","type":"tool_started"}`);
   lines.push(`{"type":"tool_started","name":"x",${ids(903)},"arguments":"{\\"z\\":[]}"}`);
   lines.push(`{"arguments":"{\\"a\\":1}",${ids(904)},"name":"x","type":"tool_started"}`, `{"arguments":"{\\"a\\":2}",${ids(904)},"name":"x","type":"tool_started"}`);
+  // Ids, name, status and error that are not ASCII (or escaped) are written as JSON.stringify writes them.
+  const odd = '"item_id":"ï-9 \\u003c","thread_id":"th","turn_id":"tu"';
+  lines.push(`{"arguments":"{\\"é\\":\\"ü 😀\\"}",${odd},"name":"bäsh","type":"tool_started"}`);
+  lines.push(`{"delta":"out",${odd},"type":"tool_output_delta"}`);
+  lines.push(`{"error":"fé\\tl \\ud800",${odd},"name":"bäsh","status":"dönë","type":"tool_completed"}`);
   lines.push('{"awaiting_auto_continuation":false,"thread_id":"th","turn_id":"tu","trace_path":"","type":"turn_completed"}');
   const input = Buffer.from(`${lines.join('\n')}\n`);
   for (const argv of [[], ['--max-output-bytes', '5']]) {

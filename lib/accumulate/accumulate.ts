@@ -14,7 +14,8 @@ import { coreStream, type Core, type Emit } from '../core.js';
 import { escapeControls } from '../text.js';
 import { TURN_END_TYPES, type WuuEvent } from '../events.js';
 import { makeRecord, type EventRecord } from '../jsonl.js';
-import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type CallJson, type ToolCall, type ToolCallHead } from './accumulator.js';
+import { copyBytes } from './arguments.js';
+import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type AgentMessage, type CallJson, type MessageHead, type ToolCall, type ToolCallHead } from './accumulator.js';
 
 /**
  * A record for a built event, serialized now. A payload parsed from input
@@ -109,6 +110,22 @@ function callPrefix(threadId: string, turnId: string): string {
 }
 
 const COMMAND = Buffer.from(',"command":');
+const OUTPUT = Buffer.from(',"output":');
+
+/**
+ * Writes `text` into `target` at `at` as UTF-8; past it. ASCII (the ids and
+ * names of a call, as a rule) is written by a loop: Buffer#write costs more
+ * than the bytes of so short a string. `target` has room for 3 bytes a unit.
+ */
+function putString(target: Buffer, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Not ASCII: the whole text again, encoded natively.
+    if (code >= 0x80) return at + target.write(text, at);
+    target[at + i] = code;
+  }
+  return at + text.length;
+}
 
 /** Where a call's record is put together before its size is known (grown as needed, kept). */
 let scratch = Buffer.allocUnsafe(4096);
@@ -128,23 +145,41 @@ export function toolCallRecord(head: ToolCallHead, json: CallJson, output: Buffe
   // UTF-8 takes at most 3 bytes per UTF-16 unit: room for the strings before they are measured.
   const room = 3 * (before.length + after.length) + args.length + COMMAND.length + (command?.length ?? 0);
   if (scratch.length < room) scratch = Buffer.allocUnsafe(Math.max(room, 2 * scratch.length));
-  let p = scratch.write(before, 0);
-  p += args.copy(scratch, p);
+  let p = putString(scratch, 0, before);
+  p = copyBytes(args, 0, args.length, scratch, p);
   // A command kept as JSON comes right after the arguments (head.command is then absent).
   if (command !== undefined) {
-    p += COMMAND.copy(scratch, p);
-    p += command.copy(scratch, p);
+    p = copyBytes(COMMAND, 0, COMMAND.length, scratch, p);
+    p = copyBytes(command, 0, command.length, scratch, p);
   }
-  p += scratch.write(after, p);
-  const end = `,"output":`;
+  p = putString(scratch, p, after);
   const tail = `,"output_bytes":${outputBytes},"output_truncated_bytes":0}`;
-  const raw = Buffer.allocUnsafe(p + end.length + output.length + tail.length);
-  scratch.copy(raw, 0, 0, p);
-  p += raw.write(end, p, 'latin1');
-  p += output.copy(raw, p);
-  raw.write(tail, p, 'latin1');
+  const raw = Buffer.allocUnsafe(p + OUTPUT.length + output.length + tail.length);
+  p = copyBytes(scratch, 0, p, raw, 0);
+  p = copyBytes(OUTPUT, 0, OUTPUT.length, raw, p);
+  p = copyBytes(output, 0, output.length, raw, p);
+  putString(raw, p, tail);
   return new BytesRecord('tool_call', raw, at?.file ?? '-', at?.line ?? 0);
 }
+
+/**
+ * The record of an agent message whose text is JSON already (`message`, its
+ * literal): the bytes JSON.stringify writes for it, the ids serialized here.
+ */
+export function messageRecord(head: MessageHead, message: Buffer, source: AgentMessage['source'], at: Origin): EventRecord {
+  const before = `{"type":"agent_message","thread_id":${JSON.stringify(head.thread_id)},"turn_id":${JSON.stringify(head.turn_id)},"message":`;
+  const after = source === 'final' ? FROM_FINAL : FROM_DELTAS;
+  if (scratch.length < 3 * before.length) scratch = Buffer.allocUnsafe(Math.max(3 * before.length, 2 * scratch.length));
+  let p = putString(scratch, 0, before);
+  const raw = Buffer.allocUnsafe(p + message.length + after.length);
+  p = copyBytes(scratch, 0, p, raw, 0);
+  p = copyBytes(message, 0, message.length, raw, p);
+  copyBytes(after, 0, after.length, raw, p);
+  return new BytesRecord('agent_message', raw, at?.file ?? '-', at?.line ?? 0);
+}
+
+const FROM_FINAL = Buffer.from(',"source":"final"}');
+const FROM_DELTAS = Buffer.from(',"source":"deltas"}');
 
 /** Options of {@link createAccumulate}. */
 export interface AccumulateOptions extends AccumulatorOptions {
@@ -185,7 +220,7 @@ export function createAccumulate(options: AccumulateOptions = {}): Core {
       }
       out(record);
     },
-    messageJson: (head, message, source, at) => out(splicedJsonRecord(head, 'message', message, { source }, at)),
+    messageJson: (head, message, source, at) => out(messageRecord(head, message, source, at)),
     removed(item, rec) {
       // With --keep-deltas the original tool_removed/command_removed already passed.
       if (!options.keepRemoved || options.keepDeltas) return;

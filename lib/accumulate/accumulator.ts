@@ -197,7 +197,11 @@ function isBlank(code: number): boolean {
  * trailer's slice of the whole piece would keep all of it alive.
  */
 export function feedTrailer(trailer: OutputTrailer, text: string): void {
-  feedTrailerEnd(trailer, text.length, (at) => text.charCodeAt(at), (from) => Buffer.from(text.slice(from), 'utf16le').toString('utf16le'), () => text);
+  // feedTrailerEnd's rule written out for a string: no closures made per piece (every tool output piece of a bash call comes here).
+  let body = text.length;
+  while (body > 0 && isBlank(text.charCodeAt(body - 1))) body--;
+  if (body <= TRAILER_CHARS) trailer.append(text);
+  else trailer.appendEnd(Buffer.from(text.slice(body - TRAILER_CHARS), 'utf16le').toString('utf16le'), true);
 }
 
 /** {@link feedTrailer} for ASCII text given as its bytes. */

@@ -186,6 +186,27 @@ export function canonicalJson(text: Uint8Array, from: number, end: number): bool
   }
 }
 
+/** Bytes up to this many are copied by a loop: a native copy of a few bytes costs more than the bytes. */
+const SHORT_COPY = 256;
+
+/** Copies `source[from, to)` into `target` at `at`; past the copy in `target`. */
+export function copyBytes(source: Uint8Array, from: number, to: number, target: Uint8Array, at: number): number {
+  if (to - from > SHORT_COPY) {
+    target.set(source.subarray(from, to), at);
+    return at + to - from;
+  }
+  let p = at;
+  for (let k = from; k < to; k++) target[p++] = source[k] ?? 0;
+  return p;
+}
+
+/** A buffer of its own holding `source[0, length)`. */
+function ownCopy(source: Uint8Array, length: number): Buffer {
+  const made = Buffer.allocUnsafe(length);
+  copyBytes(source, 0, length, made, 0);
+  return made;
+}
+
 /**
  * Makes `"arguments":A,"arguments_raw":R` from a string literal's bytes
  * (see the module comment), into a buffer of its own each time.
@@ -197,7 +218,8 @@ export class ArgumentsWriter {
   /** The string literal between the quotes at `open` and `close` in JSON.stringify's spelling (a copy); undefined when it cannot be kept so (then decode it). */
   literal(source: Buffer, open: number, close: number): Buffer | undefined {
     if (this.transcoder.run(source, open, close) !== TRANSCODED) return undefined;
-    return Buffer.from(this.transcoder.literal());
+    const literal = this.transcoder.literal();
+    return ownCopy(literal, literal.length);
   }
 
   /**
@@ -211,7 +233,7 @@ export class ArgumentsWriter {
     const size = LEAD.length + literal.length + MIDDLE.length + literal.length;
     if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, 2 * this.scratch.length));
     const out = this.scratch;
-    let p = LEAD.copy(out, 0);
+    let p = copyBytes(LEAD, 0, LEAD.length, out, 0);
     const textStart = p;
     // The text is the literal's body with its own escapes undone; any escape
     // but `\"` and `\\` stands for a control character, never in compact JSON.
@@ -225,8 +247,8 @@ export class ArgumentsWriter {
       out[p++] = byte;
     }
     if (!canonicalJson(out, textStart, p)) return undefined;
-    p += MIDDLE.copy(out, p);
-    p += literal.copy(out, p);
-    return Buffer.from(out.subarray(0, p));
+    p = copyBytes(MIDDLE, 0, MIDDLE.length, out, p);
+    p = copyBytes(literal, 0, literal.length, out, p);
+    return ownCopy(out, p);
   }
 }
