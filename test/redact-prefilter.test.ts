@@ -132,3 +132,88 @@ t.test('workspace roots: the longest that no name continues, among hundreds shar
   for (let i = 200; i < 400; i++) r.learnWorkspace(`/home/carol/src/proj${i}`);
   t.equal(r.text('/home/carol/src/proj251 /home/carol/src/proj399', hits), '<workspace> ~/src/proj399', 'at most 256 roots');
 });
+
+/**
+ * The textbook construction of an automaton's transitions, for the test below:
+ * the trie by insertion order, each state's transition on a class found by
+ * chasing failure links, a target with outputs complemented.
+ */
+function textbookDelta(texts: readonly string[], classOf: (code: number) => number, classes: number, stride: number): Int32Array {
+  const children: Array<Map<number, number>> = [new Map()];
+  const own: boolean[] = [false];
+  for (const text of texts) {
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      const cls = classOf(text.charCodeAt(i));
+      let next = children[state]!.get(cls);
+      if (next === undefined) {
+        next = children.length;
+        children.push(new Map());
+        own.push(false);
+        children[state]!.set(cls, next);
+      }
+      state = next;
+    }
+    own[state] = true;
+  }
+  const fail = new Array<number>(children.length).fill(0);
+  const marked = [...own];
+  const order: number[] = [];
+  const queue = [...children[0]!.values()];
+  while (queue.length > 0) {
+    const state = queue.shift()!;
+    order.push(state);
+    for (const [cls, child] of children[state]!) {
+      let f = fail[state]!;
+      while (f !== 0 && !children[f]!.has(cls)) f = fail[f]!;
+      fail[child] = children[f]!.get(cls) ?? 0;
+      queue.push(child);
+    }
+  }
+  for (const state of order) marked[state] = marked[state]! || marked[fail[state]!]!;
+  const go = (state: number, cls: number): number => {
+    for (let s = state; ; s = fail[s]!) {
+      const next = children[s]!.get(cls);
+      if (next !== undefined) return next;
+      if (s === 0) return 0;
+    }
+  };
+  const delta = new Int32Array(children.length * stride);
+  for (let state = 0; state < children.length; state++) {
+    for (let cls = 0; cls < classes; cls++) {
+      const target = go(state, cls);
+      delta[state * stride + cls] = marked[target] ? ~(target * stride) : target * stride;
+    }
+    delta[state * stride + classes] = -0x80000000;
+  }
+  return delta;
+}
+
+t.test('automaton tables: rows copied breadth first are the textbook construction', async (t) => {
+  const sets: string[][] = [
+    ['he', 'she', 'his', 'hers'],
+    ['sk', 'sk-', 'ask', 'task', 'k-', '-'],
+    ['aaaa', 'aa', 'a', 'baaa', 'ab'],
+    ['token', 'tokens', 'oken', 'ken', 'en', 'auth', 'author', 'thor'],
+  ];
+  // A fixed pseudo-random set over a small alphabet: many shared prefixes and suffixes.
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  const words: string[] = [];
+  for (let n = 0; n < 200; n++) {
+    let w = '';
+    const length = 1 + Math.floor(random() * 7);
+    for (let i = 0; i < length; i++) w += 'abcAB-_'[Math.floor(random() * 7)];
+    words.push(w);
+  }
+  sets.push(words);
+  for (const texts of sets) {
+    const a = new Automaton(texts.map((text) => ({ text })));
+    const inner = a as unknown as { delta: Int32Array; classes: number; meta: number; low: Uint8Array };
+    const classes = inner.meta - 1;
+    const want = textbookDelta(texts, (code) => inner.low[code >= 0x41 && code <= 0x5a ? code + 32 : code] ?? 0, classes, inner.classes);
+    const got = Int32Array.from(inner.delta);
+    for (let row = 0; row < got.length; row += inner.classes) got[row + inner.meta] = 0; // quick refusals: not transitions
+    t.same([...got], [...want], `${texts.length} patterns: the same transitions`);
+  }
+});
