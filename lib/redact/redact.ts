@@ -92,6 +92,9 @@ function countNames(hits: readonly string[]): Map<string, number> {
   return counts;
 }
 
+/** Lines up to this many bytes are patched as strings (see Redaction.redactWhole). */
+const SHORT_LINE = 4096;
+
 const DELTA_OPEN = Buffer.from('{"delta":"');
 const DELTA_KEY = Buffer.from('"delta"');
 
@@ -310,7 +313,8 @@ class Redaction {
     }
     const go = goStyle(rec.raw);
     // The line's own bytes patched, when the text is theirs (not censored, not re-serialized).
-    const bytes = rec.raw !== undefined && text === src && !censored ? patchedBytes(rec.raw, text, [{ from: 0, to: text.length, patches }], go) : undefined;
+    // (A short line: the patched string encoded, cheaper than the two passes of the byte patcher.)
+    const bytes = rec.raw !== undefined && rec.raw.length > SHORT_LINE && text === src && !censored ? patchedBytes(rec.raw, text, [{ from: 0, to: text.length, patches }], go) : undefined;
     streams.out(bytes === undefined ? lineOut(applyPatches(text, patches, go), rec) : new LineRecord(bytes, rec.file, rec.line), emit);
   }
 
