@@ -230,6 +230,19 @@ export class Redactor {
   }
 
   /**
+   * False when the JSON string body `raw[start, end)` certainly holds no
+   * marker: the raw test over its bytes alone (as {@link mayMatchRaw} over a
+   * line, and with the same guarantee: a string without any holds nothing to
+   * redact, unless its key names a secret). {@link longAnchors} is left alone.
+   */
+  mayMatchBody(raw: Uint8Array, start: number, end: number): boolean {
+    const tests = this.compiled().rawTests;
+    if (tests === undefined) return true;
+    for (const test of tests) if (test.testRaw(raw, start, end)) return true;
+    return false;
+  }
+
+  /**
    * {@link mayMatchRaw} and the proof that the line is a valid event in one
    * pass (Automaton.proveRaw, for Core.proves): PROVE_CLEAN (mayMatchRaw
    * would say false, and {@link longAnchors} is set as it would set it),

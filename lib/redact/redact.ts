@@ -19,6 +19,7 @@
  * workspaces, and for `\u` or `\/` escapes; a line without any is written
  * unparsed. Only the lines holding a candidate are decoded.
  */
+import { isAscii } from 'node:buffer';
 import type { Transform } from 'node:stream';
 import { coreStream, type Core, type Emit } from '../core.js';
 import { FAMILIES, type WuuEvent } from '../events.js';
@@ -90,6 +91,9 @@ function countNames(hits: readonly string[]): Map<string, number> {
   for (const name of hits) counts.set(name, (counts.get(name) ?? 0) + 1);
   return counts;
 }
+
+/** Lines up to this many bytes are patched as strings (see Redaction.redactWhole). */
+const SHORT_LINE = 4096;
 
 const DELTA_OPEN = Buffer.from('{"delta":"');
 const DELTA_KEY = Buffer.from('"delta"');
@@ -260,13 +264,13 @@ class Redaction {
    * Returns the patches, or undefined when the text is not a JSON object the
    * walk accepts.
    */
-  walkLine(src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void, scan = true): Patch[] | undefined {
+  walkLine(src: string, hits: string[], skipKey?: string, onSkipped?: (a: number, b: number) => void, scan = true, raw?: Uint8Array): Patch[] | undefined {
     const engine = this.engine;
     for (let attempt = 0; ; attempt++) {
       const generation = engine.generation;
       const patches: Patch[] = [];
       const found: string[] = [];
-      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: this.options.findings !== undefined }, patches)) return undefined;
+      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: this.options.findings !== undefined, raw }, patches)) return undefined;
       if (engine.generation === generation || attempt === 2) {
         for (const hit of found) hits.push(hit);
         return patches;
@@ -286,11 +290,14 @@ class Redaction {
     return { src: sourceOf(rec), censored: false };
   }
 
-  /** Patches a whole event; the walk failing means a bad line (rec.event throws) or an odd encoding. */
-  redactWhole(rec: EventRecord, emit: Emit): void {
+  /**
+   * Patches a whole event; the walk failing means a bad line (rec.event
+   * throws) or an odd encoding. `proved`: the line is proven valid JSON.
+   */
+  redactWhole(rec: EventRecord, emit: Emit, proved = false): void {
     const hits: string[] = [];
     const { src, censored } = this.prepared(rec, hits);
-    let patches = this.walkLine(src, hits);
+    let patches = this.walkLine(src, hits, undefined, undefined, true, censored ? undefined : walkBytes(rec, proved));
     let text = src;
     if (patches === undefined) {
       void rec.event; // a bad line throws here, before anything is emitted
@@ -306,7 +313,8 @@ class Redaction {
     }
     const go = goStyle(rec.raw);
     // The line's own bytes patched, when the text is theirs (not censored, not re-serialized).
-    const bytes = rec.raw !== undefined && text === src && !censored ? patchedBytes(rec.raw, text, [{ from: 0, to: text.length, patches }], go) : undefined;
+    // (A short line: the patched string encoded, cheaper than the two passes of the byte patcher.)
+    const bytes = rec.raw !== undefined && rec.raw.length > SHORT_LINE && text === src && !censored ? patchedBytes(rec.raw, text, [{ from: 0, to: text.length, patches }], go) : undefined;
     streams.out(bytes === undefined ? lineOut(applyPatches(text, patches, go), rec) : new LineRecord(bytes, rec.file, rec.line), emit);
   }
 
@@ -320,11 +328,11 @@ class Redaction {
    * A delta piece: the walk skips `delta`, the stream logic decides when it
    * goes out. A clean line (no marker anywhere) is only checked, not scanned.
    */
-  pushDelta(rec: EventRecord, emit: Emit, clean: boolean): boolean {
+  pushDelta(rec: EventRecord, emit: Emit, clean: boolean, proved = false): boolean {
     const hits: string[] = [];
     const src = sourceOf(rec);
     let literal: [number, number] | undefined;
-    const patches = this.walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]), !clean);
+    const patches = this.walkLine(src, hits, 'delta', (a, b) => (literal = [a, b]), !clean, walkBytes(rec, proved));
     if (patches === undefined || literal === undefined) return false;
     const [ds, de] = literal;
     const view = View.decode(src, ds + 1, de - 1);
@@ -409,6 +417,16 @@ class Redaction {
   }
 }
 
+/**
+ * The line's bytes for the walk's raw test of each string (WalkOptions.raw):
+ * only for a line proven valid JSON whose text (sourceOf) is its bytes
+ * offset for offset, an ASCII one.
+ */
+function walkBytes(rec: EventRecord, proved: boolean): Uint8Array | undefined {
+  const raw = rec.raw;
+  return proved && raw !== undefined && isAscii(raw) ? raw : undefined;
+}
+
 /** The line's JSON text: its bytes, or the event serialized (records built in memory). */
 function sourceOf(rec: EventRecord): string {
   return rec.raw !== undefined ? rec.raw.toString('utf8') : JSON.stringify(rec.event);
@@ -425,7 +443,9 @@ function lineOut(text: string, where: Place): EventRecord {
 export function createRedact(options: RedactOptions = {}): Core {
   const run = new Redaction(options);
   const { engine, streams, tally, check } = run;
-  let last: Place = { file: '-', line: 0 };
+  // Where the last line came from (for an invalid line without its own place): kept as two fields, no object per line.
+  let lastFile = '-';
+  let lastLine = 0;
   const shortcut = run.paths.length === 0;
 
   /** A line without any marker, while no delta piece is held: written as it is, or false when it needs the slow path. */
@@ -470,11 +490,14 @@ export function createRedact(options: RedactOptions = {}): Core {
     },
     push(rec, emit) {
       tally.events++;
-      last = { file: rec.file, line: rec.line };
+      lastFile = rec.file;
+      lastLine = rec.line;
       const type = rec.type;
       const learns = LEARN_TYPES.has(type);
       const delta = DELTA_TYPES.has(type);
       const raw = rec.raw;
+      // Proven a valid line by Core.proves (the runner's call just before).
+      const proved = proven === rec;
       // Clean: no marker in the line's decoded text, so no string of it needs a scan.
       const clean = shortcut && !learns && raw !== undefined && !mayMatchRaw(rec, raw);
       if (clean && streams.idle && passClean(rec, raw, delta, emit)) return;
@@ -486,15 +509,15 @@ export function createRedact(options: RedactOptions = {}): Core {
         }
       }
       run.flushFor(rec, emit);
-      if (delta && !run.censorsDelta(rec) && run.pushDelta(rec, emit, clean)) return;
+      if (delta && !run.censorsDelta(rec) && run.pushDelta(rec, emit, clean, proved)) return;
       if (clean) {
         // Waits behind a held piece: a copy, the record's bytes may be a view of a reused chunk.
         streams.out(streams.idle ? rec : new LineRecord(Buffer.from(raw), rec.file, rec.line), emit);
         return;
       }
-      run.redactWhole(rec, emit);
+      run.redactWhole(rec, emit, proved);
     },
-    invalid: (raw, emit, where) => run.invalid(raw, emit, where ?? last),
+    invalid: (raw, emit, where) => run.invalid(raw, emit, where ?? { file: lastFile, line: lastLine }),
     oversize: (source, where, emit) => {
       tally.events++;
       return run.oversize(source, where, emit);

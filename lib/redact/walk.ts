@@ -76,6 +76,24 @@ export interface WalkOptions {
   scan?: boolean;
   /** Give each patch the JSON path of its string (for --report-path). */
   paths?: boolean;
+  /**
+   * The line's bytes, when the walked text is their decoding offset for
+   * offset (ASCII) and the line is proven valid JSON: a string of the line
+   * (not of JSON inside one) whose bytes hold no marker is neither decoded
+   * nor scanned (see {@link quietBytes}).
+   */
+  raw?: Uint8Array;
+}
+
+/**
+ * Whether the string literal body `src[a, b)` of the line itself (level 0)
+ * certainly yields nothing: the raw test finds no marker in its bytes, and
+ * its key (`key`, for a value) does not make the value a secret by itself.
+ */
+function quietBytes(options: WalkOptions, a: number, b: number, key: string | undefined): boolean {
+  const { raw, engine } = options;
+  if (raw === undefined || (key !== undefined && engine.secretKeys && namesSecret(key))) return false;
+  return !engine.mayMatchBody(raw, a, b);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -237,7 +255,9 @@ function readValue(w: Walk, c: number): boolean {
     const key = depth > 0 && frames.inObject() ? frames.keys[depth - 1] : undefined;
     if (w.level === 0 && depth === 1 && key !== undefined && key === options.skipKey) {
       options.onSkipped?.(w.i, close + 1);
-    } else if (options.scan !== false && !stringValue(src, w.i + 1, close, key, w.level, options, w.patches, options.paths ? frames.path(depth) : undefined)) {
+    } else if (options.scan === false || (w.level === 0 && quietBytes(options, w.i + 1, close, key))) {
+      // Nothing to find: not decoded (a valid line's escapes are valid).
+    } else if (!stringValue(src, w.i + 1, close, key, w.level, options, w.patches, options.paths ? frames.path(depth) : undefined)) {
       return false;
     }
     w.i = close + 1;
@@ -266,10 +286,14 @@ function readKey(w: Walk, c: number): boolean {
   const view = View.decode(src, w.i + 1, close);
   if (view === undefined) return false;
   const depth = frames.depth;
-  if (options.scan === false) frames.keys[depth - 1] = view.text;
-  else {
+  const top = w.level === 0 && depth === 1;
+  // A wire field of the top level is never scanned (keyName): no raw test either.
+  if (options.scan === false || (w.level === 0 && !(top && WIRE_FIELDS.has(view.text)) && quietBytes(options, w.i + 1, close, undefined))) {
+    frames.keys[depth - 1] = view.text;
+    if (options.paths) frames.pathKeys[depth - 1] = view.text;
+  } else {
     const at = options.paths ? frames.path(depth - 1) : undefined;
-    const judged = keyName(view, w.level === 0 && depth === 1, options, w.patches, at);
+    const judged = keyName(view, top, options, w.patches, at);
     frames.keys[depth - 1] = judged.key;
     if (options.paths) frames.pathKeys[depth - 1] = judged.shown;
   }
