@@ -152,6 +152,17 @@ function streamFile(name: string, mb: number, huge?: { hugeLineBytes: number; hu
   return file;
 }
 
+/** A case's own input file (bench/out/NAME.jsonl), written when missing. */
+function ownInput(input: { name: string; write: (file: string) => void }): string {
+  const file = path.join(root, 'bench', 'out', `${input.name}.jsonl`);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    process.stderr.write(`generating ${path.relative(root, file)} ...\n`);
+    input.write(file);
+  }
+  return file;
+}
+
 async function jqVersion(): Promise<string | undefined> {
   if (!useJq) return undefined;
   return new Promise((resolve) => {
@@ -230,8 +241,9 @@ async function main(): Promise<number> {
   let failed = 0;
   const profiles: Array<[string, string[]]> = [];
   for (const c of cases) {
-    const input = c.input === 'none' ? undefined : c.input === 'biglines' ? big : stream;
-    const mb = c.input === 'none' ? NaN : c.input === 'biglines' ? bigSize : size;
+    const own = typeof c.input === 'object' ? ownInput(c.input) : undefined;
+    const input = own ?? (c.input === 'none' ? undefined : c.input === 'biglines' ? big : stream);
+    const mb = own !== undefined ? fs.statSync(own).size / 1e6 : c.input === 'none' ? NaN : c.input === 'biglines' ? bigSize : size;
     const n = c.input === 'none' ? runs * 2 : c.input === 'biglines' ? 1 : runs;
     const ours = commandOf(c.ours);
     const ref = c.reference ? referenceCommand(c.reference) : undefined;

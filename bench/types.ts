@@ -11,8 +11,12 @@ export interface BenchCase {
   ours: string[];
   /** The reference loop: arguments to dist/bench/reference.js, or a whole command after `@cmd`. */
   reference?: string[];
-  /** The input on stdin: the main stream (default), the stream of 8 MiB lines, or nothing. */
-  input?: 'stream' | 'biglines' | 'none';
+  /**
+   * The input on stdin: the main stream (default), the stream of 8 MiB lines,
+   * nothing, or a file of the case's own (bench/out/NAME.jsonl, written by
+   * `write` when missing).
+   */
+  input?: 'stream' | 'biglines' | 'none' | { name: string; write: (file: string) => void };
   /** The target: our time at most this many times the reference's (median of paired runs). */
   maxRatio?: number;
   /** A jq program doing the same job, run as `jq <jqArgs> < stream`; omitted: no jq column. */

@@ -154,6 +154,21 @@ t.test('line bytes: patched as the string path would encode them', async (t) => 
   t.equal(patchedBytes(raw, src, [{ from: 0, to: src.length, patches: [{ ...patch, start: pair, end: pair + 2 }] }], false), undefined, 'a patch inside a surrogate pair: the string path');
   const bad = Buffer.from([0x7b, 0xff, 0x7d]);
   t.equal(LineBytes.of(bad, bad.toString(), false), undefined, 'invalid UTF-8: the string path');
+  // Built range by range in one buffer: grown past its reserve, the same bytes as in one go.
+  const long = `{"a":"${'é x 🙂 y '.repeat(500)}"}`;
+  const patches = [...long.matchAll(/x/g)].map((m) => ({ start: m.index, end: m.index + 1, text: '<X>', rule: 'r' }));
+  const whole = patchedBytes(Buffer.from(long), long, [{ from: 0, to: long.length, patches }], true)!;
+  for (const reserve of [0, 16, 100_000]) {
+    const built = LineBytes.of(Buffer.from(long), long, true, reserve)!;
+    let refused = 0;
+    for (let from = 0; from < long.length; ) {
+      const to = Math.min(long.length, from + 97) - (splitsPairAt(long, Math.min(long.length, from + 97)) ? 1 : 0);
+      if (!built.add([{ from, to, patches: patches.filter((p) => p.start >= from && p.end <= to) }])) refused++;
+      from = to;
+    }
+    t.equal(refused, 0, `reserve ${reserve}: every range added`);
+    t.equal(built.bytes().toString(), whole.toString(), `reserve ${reserve}: the same bytes`);
+  }
 });
 
 /**
@@ -178,6 +193,12 @@ function measured(input: string, args: string[] = []): Promise<{ sha: string; co
   });
 }
 
+/** Whether offset `i` of `s` falls between the halves of a surrogate pair. */
+function splitsPairAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i - 1);
+  return i < s.length && c >= 0xd800 && c <= 0xdbff;
+}
+
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex');
 
 t.test('real processes: a 64 MiB line and a 4 MiB delta, redacted whole, memory bounded', async (t) => {
@@ -199,7 +220,7 @@ t.test('real processes: a 64 MiB line and a 4 MiB delta, redacted whole, memory 
     const r = await measured(path.join(dir, input));
     t.same([r.code, r.stderr], [0, ''], `${name}: exit 0, nothing dropped`);
     t.equal(r.sha, sha256(expected), `${name}: byte for byte the input with its secrets replaced`);
-    // A sanity bound, not a target (measured 140-180 MB; before this work 160-240).
+    // A sanity bound, not a target (measured 113-129 MB; 140-200 before issue 21's memory work; bench/cases/redact-big.ts checks 150).
     t.ok(r.rssMb < 230, `${name}: peak memory ${r.rssMb.toFixed(0)} MB < 230 MB`);
   }
 });

@@ -205,7 +205,7 @@ t.test('analyzePattern, walked token by token', async (t) => {
   const a = analyzePattern('(?<k>a{2,5})\\1(?:b+)?[x)]\\k<k>c{3}d??e{2,}\\d{', 'p_', 4);
   t.same(
     { ...a },
-    { captures: 1, names: ['k'], numberedBackref: true, unbounded: true, nestedRepetition: false, maxBound: 5, renamed: '(?<p_k>a{2,5})\\5(?:b+)?[x)]\\k<p_k>c{3}d??e{2,}\\d{' },
+    { captures: 1, names: ['k'], numberedBackref: true, unbounded: true, nestedRepetition: false, maxBound: 5, renamed: '(?<p_k>a{2,5})\\5(?:b+)?[x)]\\k<p_k>c{3}d??e{2,}\\d{', numbers: [1] },
     'groups renamed, backreference shifted, classes, lazy modifiers, open braces',
   );
   t.ok(analyzePattern('(?:a{1,3}){2}').nestedRepetition, 'a repeated group that repeats');

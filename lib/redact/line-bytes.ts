@@ -26,12 +26,14 @@ export function patchedBytes(raw: Buffer, src: string, ranges: readonly PatchRan
   return line !== undefined && line.add(ranges) ? line.bytes() : undefined;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /**
  * A patched line built range by range (a delta of megabytes is scanned in
- * windows, each window's findings patched in and dropped).
+ * windows, each window's findings patched in and dropped), in one buffer.
  */
 export class LineBytes {
-  private readonly parts: Buffer[] = [];
+  private out = EMPTY;
   private total = 0;
   /** Where the ranges added so far end: a source offset and its byte offset in `raw`. */
   private readonly mapped = { src: 0, byte: 0 };
@@ -41,28 +43,43 @@ export class LineBytes {
     private readonly src: string,
     private readonly ascii: boolean,
     private readonly go: boolean,
+    private readonly reserve: number,
   ) {}
 
-  /** Undefined unless `raw` is valid UTF-8 (see {@link patchedBytes}). */
-  static of(raw: Buffer, src: string, go: boolean): LineBytes | undefined {
+  /**
+   * Undefined unless `raw` is valid UTF-8 (see {@link patchedBytes}).
+   * `reserve`: bytes to take at once for a line built in many ranges (see
+   * {@link literalPatcher}); without it, each add takes what it needs.
+   */
+  static of(raw: Buffer, src: string, go: boolean, reserve = 0): LineBytes | undefined {
     const ascii = isAscii(raw);
-    return ascii || isUtf8(raw) ? new LineBytes(raw, src, ascii, go) : undefined;
+    return ascii || isUtf8(raw) ? new LineBytes(raw, src, ascii, go, reserve) : undefined;
   }
 
   /** Appends the next ranges, patched; false (and nothing added) when a patch cuts a surrogate pair. */
   add(ranges: readonly PatchRange[]): boolean {
     const size = new Writer(this.raw, this.src, this.ascii, { ...this.mapped }, undefined);
     if (!size.run(ranges, this.go)) return false;
-    const out = Buffer.allocUnsafe(size.at);
-    new Writer(this.raw, this.src, this.ascii, this.mapped, out).run(ranges, this.go);
-    this.parts.push(out);
-    this.total += out.length;
+    const need = this.total + size.at;
+    if (need > this.out.length) this.grow(need);
+    const writer = new Writer(this.raw, this.src, this.ascii, this.mapped, this.out);
+    writer.at = this.total;
+    writer.run(ranges, this.go);
+    this.total = need;
     return true;
   }
 
-  /** The line so far. */
+  /** Room for `need` bytes: the reserve, else twice what is there (a one-range line: exactly `need`). */
+  private grow(need: number): void {
+    const size = Math.max(need, this.reserve, this.total > 0 ? 2 * this.out.length : 0);
+    const out = size === need && this.total === 0 ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size);
+    this.out.copy(out, 0, 0, this.total);
+    this.out = out;
+  }
+
+  /** The line so far (a view of the buffer when it has room left). */
   bytes(): Buffer {
-    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.total);
+    return this.total === this.out.length ? this.out : this.out.subarray(0, this.total);
   }
 }
 
@@ -153,7 +170,10 @@ export function literalPatcher(
   patches: readonly Patch[],
   go: boolean,
 ): { add(spans: readonly Patch[], to: number): boolean; done(): Buffer } | undefined {
-  const line = LineBytes.of(raw, src, go);
+  // The output in one buffer, not in pieces joined at the end (a second copy
+  // of a line of megabytes): taken big, as pages are only resident once
+  // written (findings seldom more than triple a line); more doubles it.
+  const line = LineBytes.of(raw, src, go, 4 * raw.length + 64 * 1024);
   // The patches after the literal are checked now: done() cannot fail once the windows are in.
   if (line === undefined || patches.some((p) => splitsPair(src, p.start) || splitsPair(src, p.end))) return undefined;
   line.add([{ from: 0, to: literal.start, patches }]);

@@ -134,7 +134,7 @@ export interface PatternAnalysis {
   maxBound: number;
   /** The source with every group name `N` renamed `prefix + N`. */
   renamed: string;
-  /** Each named group's number (its place among all capturing groups), in the order of `names`. */
+  /** Each named group's number in the source (its place among its capturing groups, before any offset), in the order of `names`. */
   numbers: number[];
 }
 
