@@ -112,19 +112,9 @@ function callPrefix(threadId: string, turnId: string): string {
 const COMMAND = Buffer.from(',"command":');
 const OUTPUT = Buffer.from(',"output":');
 
-/**
- * Writes `text` into `target` at `at` as UTF-8; past it. ASCII (the ids and
- * names of a call, as a rule) is written by a loop: Buffer#write costs more
- * than the bytes of so short a string. `target` has room for 3 bytes a unit.
- */
+/** Writes `text` into `target` at `at` as UTF-8 (`target` has room for 3 bytes a unit); past it. */
 function putString(target: Buffer, at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // Not ASCII: the whole text again, encoded natively.
-    if (code >= 0x80) return at + target.write(text, at);
-    target[at + i] = code;
-  }
-  return at + text.length;
+  return at + target.write(text, at);
 }
 
 /** Where a call's record is put together before its size is known (grown as needed, kept). */

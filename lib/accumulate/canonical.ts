@@ -41,8 +41,8 @@ SHORT_OF[0x0a] = 0x6e;
 SHORT_OF[0x0c] = 0x66;
 SHORT_OF[0x0d] = 0x72;
 const HEX_DIGITS = Buffer.from('0123456789abcdef');
-/** Bodies up to this many bytes are copied by a loop (see {@link Transcoder.copyBody}). */
-const SHORT_COPY = 512;
+/** Bodies up to this many bytes are copied by a loop (see {@link Transcoder.copyBody}); past some 40 bytes a native copy costs less. */
+const SHORT_COPY = 48;
 
 /** The value of each hex digit byte; -1 for any other byte. */
 const HEX_VALUE = new Int8Array(256).fill(-1);
