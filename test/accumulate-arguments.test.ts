@@ -1,5 +1,5 @@
 /**
- * Tool arguments written from their bytes (lib/accumulate/arguments.ts,
+ * Tool arguments written from their bytes (lib/accumulate/raw-arguments.ts,
  * issue 20): whatever canonicalJson accepts must be exactly what
  * JSON.stringify(JSON.parse(text)) writes, the writer's members exactly what
  * the parsed path serializes, and wuu-accumulate must write the same bytes
@@ -11,7 +11,7 @@ import t from 'tap';
 import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
 import type { ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
-import { ArgumentsWriter, canonicalJson, MAX_DEPTH } from '../lib/accumulate/arguments.js';
+import { ArgumentsWriter, canonicalJson, MAX_DEPTH } from '../lib/accumulate/raw-arguments.js';
 import { goJson } from '../bench/generate.js';
 import { chunked } from './helpers.js';
 import { runIn } from './runner-harness.js';

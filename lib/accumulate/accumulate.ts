@@ -14,7 +14,7 @@ import { coreStream, type Core, type Emit } from '../core.js';
 import { escapeControls } from '../text.js';
 import { TURN_END_TYPES, type WuuEvent } from '../events.js';
 import { makeRecord, type EventRecord } from '../jsonl.js';
-import { copyBytes } from './arguments.js';
+import { copyBytes } from './raw-arguments.js';
 import { createAccumulator, PIECE_TYPES, type AccumulatorOptions, type Origin, type AgentMessage, type CallJson, type MessageHead, type ToolCall, type ToolCallHead } from './accumulator.js';
 
 /**

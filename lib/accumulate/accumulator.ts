@@ -12,7 +12,7 @@ import { FAMILIES, isWireType } from '../events.js';
 import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
 import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
-import { ArgumentsWriter } from './arguments.js';
+import { ArgumentsWriter } from './raw-arguments.js';
 import { AsciiText } from './ascii.js';
 import { JsonText } from './canonical.js';
 import { FieldReader, literalEnd } from './read.js';
