@@ -9,12 +9,10 @@
 import { isUtf8 } from 'node:buffer';
 import t from 'tap';
 import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
-import type { ToolSpec } from '../lib/cli/index.js';
-import type { Core } from '../lib/core.js';
 import { ArgumentsWriter, canonicalJson, MAX_DEPTH } from '../lib/accumulate/raw-arguments.js';
 import { goJson } from '../bench/generate.js';
 import { chunked } from './helpers.js';
-import { runIn } from './runner-harness.js';
+import { runIn, withoutProof } from './runner-harness.js';
 
 /** A text for a test's name: ASCII only (a raw U+2028 would cut the TAP line). */
 function shown(text: string): string {
@@ -137,24 +135,6 @@ t.test('ArgumentsWriter: the members the parsed path writes, from any spelling o
   t.equal(writer.json(bad, 13, bad.indexOf('","type"') + 1), undefined, 'an invalid literal is declined');
 });
 
-/** The core with its proof taken away: every line parsed, arguments decoded (the path before). */
-function withoutProof(spec: ToolSpec): ToolSpec {
-  return {
-    ...spec,
-    create(ctx) {
-      const made = spec.create(ctx);
-      if (!('core' in made)) throw new Error(`${spec.name} declares a core`);
-      const core: Core = new Proxy(made.core, {
-        get(target, prop) {
-          if (prop === 'proves' || prop === 'copies') return undefined;
-          const value: unknown = Reflect.get(target, prop);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
-      return { ...made, core };
-    },
-  };
-}
 
 /** Commands as they may come on command_* lines: escapes of every kind, non-ASCII, a lone surrogate, not a string, invalid. */
 const COMMANDS = ['"c"', goJson('git status && git diff <x>'), '"tab\\t \\"q\\" \\\\ \\/ \\u00e9 é 😀"', '"lone \\ud800 mid"', '"\\ud800"', '42', 'null', '"bad \\x escape"'];

@@ -13,13 +13,12 @@ import t from 'tap';
 import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
 import { spec as turnsSpec } from '../bin/wuu-turns.js';
 import type { ToolSpec } from '../lib/cli/index.js';
-import type { Core } from '../lib/core.js';
 import { hex4, INVALID, JsonText, TRANSCODED, Transcoder, UNSUPPORTED } from '../lib/accumulate/canonical.js';
 import { CappedText } from '../lib/accumulate/units.js';
 import { createAccumulate } from '../lib/accumulate/accumulate.js';
 import { LineRecord, type EventRecord } from '../lib/jsonl.js';
 import { chunked } from './helpers.js';
-import { runIn } from './runner-harness.js';
+import { runIn, withoutProof } from './runner-harness.js';
 
 /** Runs the transcoder over the literal `"body"` (given as its bytes between the quotes), inside a larger buffer. */
 function transcode(transcoder: Transcoder, body: Buffer | string): number {
@@ -233,24 +232,6 @@ const TURNS = [
   `{"delta":"cut off","thread_id":"${TH}","turn_id":"${TU}-2","type":"agent_message_delta"}`,
 ].join('\n');
 
-/** The core with its proof taken away: every piece read as a string (the path before issue 20). */
-function withoutProof(spec: ToolSpec): ToolSpec {
-  return {
-    ...spec,
-    create(ctx) {
-      const made = spec.create(ctx);
-      if (!('core' in made)) throw new Error(`${spec.name} declares a core`);
-      const core: Core = new Proxy(made.core, {
-        get(target, prop) {
-          if (prop === 'proves' || prop === 'copies') return undefined;
-          const value: unknown = Reflect.get(target, prop);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
-      return { ...made, core };
-    },
-  };
-}
 
 const TOOLS: Array<[string, ToolSpec, string[][]]> = [
   ['wuu-accumulate', accumulateSpec, [[], ['--check'], ['--max-output-bytes', '12'], ['--max-message-bytes', '9'], ['--max-output-bytes', '0'], ['--keep-deltas']]],

@@ -9,6 +9,7 @@
  */
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { run, type RunOptions, type ToolSpec } from '../lib/cli/index.js';
+import type { Core } from '../lib/core.js';
 
 export interface Ran {
   stdout: string;
@@ -113,4 +114,23 @@ export function copyingStdout(slow: boolean): Writable & { bytes(): Buffer } {
     },
   });
   return Object.assign(stream, { bytes: () => Buffer.concat(out) });
+}
+
+/** The core with its proof taken away (no `proves`, no `copies`): every line parsed and read the general way, the path before issue 20. */
+export function withoutProof(spec: ToolSpec): ToolSpec {
+  return {
+    ...spec,
+    create(ctx) {
+      const made = spec.create(ctx);
+      if (!('core' in made)) throw new Error(`${spec.name} declares a core`);
+      const core: Core = new Proxy(made.core, {
+        get(target, prop) {
+          if (prop === 'proves' || prop === 'copies') return undefined;
+          const value: unknown = Reflect.get(target, prop);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      return { ...made, core };
+    },
+  };
 }
