@@ -113,9 +113,12 @@ const LONG_PIECE = 512 * 1024;
 /**
  * Small: a window's findings then die young, where those of a 512K window
  * lived through several collections of the young generation, were moved
- * to the old one and piled up there as garbage.
+ * to the old one and piled up there as garbage. 16K rather than 64K: fewer
+ * of them are alive at each collection, so the young generation is not
+ * grown (a 4 MiB piece with 220k findings: 123-125 -> 103-105 MiB peak
+ * RSS, CPU the same).
  */
-const WINDOW = 64 * 1024;
+const WINDOW = 16 * 1024;
 
 /** One held piece of a chain. */
 interface Item {
