@@ -17,6 +17,8 @@ import { PROVE_CLEAN, PROVE_HIT, PROVE_UNSURE } from '../lib/redact/prefilter.js
 import type { ToolSpec } from '../lib/cli/index.js';
 import type { Core } from '../lib/core.js';
 import { spec as redactSpec } from '../bin/wuu-redact.js';
+import { deltaBounds } from '../lib/redact/redact.js';
+import { topLevelStringSpan } from '../lib/scan.js';
 import { generateStream, prng } from '../bench/generate.js';
 import { runIn } from './runner-harness.js';
 import { FC_SEED } from './helpers.js';
@@ -38,6 +40,15 @@ const EDGES = [
   '{"t\\u0079pe":"x","type":"y"}',
   '{"a\\"b":1,"type":"x"}',
   '{"n":{"\\u0074ype":1},"type":"x"}',
+  '{"delta":"a\\"b","type":"x"}',
+  '{"delta":"a","delta":"b","type":"x"}',
+  '{"delta":1,"type":"x"}',
+  '{"delta":1,"s":"x","type":"x"}',
+  '{"delta":{"delta":"a"},"s":"x","type":"x"}',
+  '{"a":["delta"],"b":{"delta":"x"},"delta":"\\n","type":"x"}',
+  '{"s":"\\"delta\\"","delta":"y","type":"x"}',
+  '{ "delta" : "y" ,"type":"x"}',
+  '{"d\\u0065lta":"y","type":"x"}',
   '{"n":{"type":"x"}}',
   '{"types":"x"}',
   '{"typ":"x"}',
@@ -110,6 +121,16 @@ const EDGES = [
   '{"s":"ends in an escape \\',
 ];
 
+/** The body of the only top-level `delta` string as the pass recorded it (wuu-redact's clean delta pieces). */
+const deltaSpan = (track: JsonTrack): string => (track.deltaKeys === 1 && track.deltaOpen >= 0 ? `${track.deltaOpen + 1}-${track.deltaClose}` : 'none');
+
+/** The same from the line's bytes by the readers wuu-redact used before. */
+function readDelta(line: Buffer): string {
+  const quotes = topLevelStringSpan(line, 'delta');
+  const body = deltaBounds(line) ?? (quotes && [quotes[0] + 1, quotes[1]]);
+  return body === undefined ? 'none' : `${body[0]}-${body[1]}`;
+}
+
 /** The raw test and the validator, each alone, against the combined pass: '' when they agree as they must. */
 function disagreement(engine: Redactor, track: JsonTrack, line: Buffer): string {
   const verdict = engine.proveRaw(line, track);
@@ -122,6 +143,7 @@ function disagreement(engine: Redactor, track: JsonTrack, line: Buffer): string 
   if (verdict === PROVE_CLEAN && marker) return 'clean, but the raw test finds a marker';
   if (verdict === PROVE_CLEAN && anchors !== engine.longAnchors) return `long anchors ${anchors}, the raw test says ${engine.longAnchors}`;
   if (verdict === PROVE_HIT && !marker) return 'a hit, but the raw test finds none';
+  if (verdict === PROVE_CLEAN && deltaSpan(track) !== readDelta(line)) return `delta body ${deltaSpan(track)}, the readers say ${readDelta(line)}`;
   if (verdict !== PROVE_CLEAN && verdict !== PROVE_HIT && verdict !== PROVE_UNSURE) return `verdict ${verdict}`;
   return '';
 }
@@ -168,11 +190,12 @@ t.test('generated streams: every line, whole and cut, with bytes changed', async
 });
 
 t.test('random lines (fast-check): the combined pass never disagrees', async (t) => {
-  const atom = fc.constantFrom('{', '}', '[', ']', ',', ':', '"', '\\', '\\\\', '\\u', '00', '41', 'e', 'type', '"type"', ' ', '\t', '1', '-', '.', 'true', 'null', 'sk-', 'ghp_', 'AKIA', 'token', '/home/', 'é', '\u0001', 'x');
+  const atom = fc.constantFrom('{', '}', '[', ']', ',', ':', '"', '\\', '\\\\', '\\u', '00', '41', 'e', 'type', '"type"', ' ', '\t', '1', '-', '.', 'true', 'null', 'sk-', 'ghp_', 'AKIA', 'token', '/home/', 'é', '\u0001', 'x', '"delta"', '"delta":"');
   const line = fc.array(atom, { maxLength: 40 }).map((parts) => parts.join(''));
   const event = fc.tuple(line, line).map(([a, b]) => `{"s":"${a}","type":"x${b}"}`);
+  const delta = fc.tuple(line, line).map(([a, b]) => `{"delta":"${a}","type":"x${b}"}`);
   fc.assert(
-    fc.property(fc.oneof(line, event), (text) => wrongs([text]).length === 0),
+    fc.property(fc.oneof(line, event, delta), (text) => wrongs([text]).length === 0),
     { seed: FC_SEED, numRuns: 3000 },
   );
   t.pass();

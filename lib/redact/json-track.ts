@@ -35,12 +35,21 @@ export class JsonTrack {
   private typeNext = false;
   /** The last top-level `type` member's value is a string (the one JSON.parse keeps). */
   typeString = false;
+  /** The last top-level key read was `delta`: a string value is recorded (wuu-redact's hold-back reads it). */
+  private deltaNext = false;
+  /** Top-level keys spelled `delta`, and the quotes of the last one's string value (-1: none). */
+  deltaKeys = 0;
+  deltaOpen = -1;
+  deltaClose = -1;
 
   begin(): void {
     this.depth = 0;
     this.state = START;
     this.typeNext = false;
     this.typeString = false;
+    this.deltaNext = false;
+    this.deltaKeys = 0;
+    this.deltaOpen = -1;
   }
 
   /** Whether the line read so far is a whole valid event (call after {@link until} returned `end`). */
@@ -148,12 +157,18 @@ export class JsonTrack {
   closeString(buf: Uint8Array, open: number, close: number, escaped: boolean): boolean {
     if (this.state === IN_VALUE) {
       this.state = AFTER;
+      if (this.deltaNext && this.depth === 1) {
+        this.deltaOpen = open;
+        this.deltaClose = close;
+      }
       return true;
     }
     this.state = COLON;
     if (this.depth !== 1) return true;
     if (escaped) return false;
     this.typeNext = close - open === 5 && buf[open + 1] === 0x74 && buf[open + 2] === 0x79 && buf[open + 3] === 0x70 && buf[open + 4] === 0x65;
+    this.deltaNext = close - open === 6 && buf[open + 1] === 0x64 && buf[open + 2] === 0x65 && buf[open + 3] === 0x6c && buf[open + 4] === 0x74 && buf[open + 5] === 0x61;
+    if (this.deltaNext) this.deltaKeys++;
     return true;
   }
 }

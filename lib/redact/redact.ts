@@ -449,13 +449,19 @@ export function createRedact(options: RedactOptions = {}): Core {
   const shortcut = run.paths.length === 0;
 
   /** A line without any marker, while no delta piece is held: written as it is, or false when it needs the slow path. */
-  const passClean = (rec: EventRecord, raw: Buffer, delta: boolean, emit: Emit): boolean => {
+  const passClean = (rec: EventRecord, raw: Buffer, delta: boolean, emit: Emit, proved: boolean): boolean => {
     if (delta) {
+      // The delta string's body: from the proof's pass when it read one (no second read of the line).
+      let body = proved ? provenBody : -1;
+      let close = provenClose;
+      if (body < 0) {
+        const bounds = deltaBounds(raw) ?? bodyOf(topLevelStringSpan(raw, 'delta'));
+        if (bounds !== undefined) [body, close] = bounds;
+      }
       // Without a long anchor, most pieces are judged on their raw tail bytes (quietTail), nothing decoded.
-      const bounds = deltaBounds(raw) ?? bodyOf(topLevelStringSpan(raw, 'delta'));
-      if (engine.longAnchors || bounds === undefined || !quietTail(engine, raw, bounds[0], bounds[1])) {
+      if (engine.longAnchors || body < 0 || !quietTail(engine, raw, body, close)) {
         // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
-        const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000, bounds);
+        const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000, body < 0 ? undefined : [body, close]);
         if (text === undefined || holdPoint(engine, text, engine.longAnchors) !== text.length) return false;
       }
     }
@@ -468,6 +474,9 @@ export function createRedact(options: RedactOptions = {}): Core {
   const track = new JsonTrack();
   let proven: EventRecord | undefined;
   let provenHit = false;
+  // A proven clean line's only top-level `delta` string, its body `[provenBody, provenClose)` (-1: none).
+  let provenBody = -1;
+  let provenClose = -1;
   const mayMatchRaw = (rec: EventRecord, raw: Buffer): boolean => {
     const known = proven === rec;
     proven = undefined;
@@ -481,7 +490,14 @@ export function createRedact(options: RedactOptions = {}): Core {
     proves(rec) {
       proven = undefined;
       const verdict = engine.proveRaw(rec.raw, track);
-      if (verdict === PROVE_CLEAN) provenHit = false;
+      provenBody = -1;
+      if (verdict === PROVE_CLEAN) {
+        provenHit = false;
+        if (track.deltaKeys === 1 && track.deltaOpen >= 0) {
+          provenBody = track.deltaOpen + 1;
+          provenClose = track.deltaClose;
+        }
+      }
       // A line with a marker is validated alone (the pass stopped at the marker).
       else if (verdict === PROVE_HIT && isJsonEvent(rec.source, rec.start, rec.end)) provenHit = true;
       else return false;
@@ -500,7 +516,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       const proved = proven === rec;
       // Clean: no marker in the line's decoded text, so no string of it needs a scan.
       const clean = shortcut && !learns && raw !== undefined && !mayMatchRaw(rec, raw);
-      if (clean && streams.idle && passClean(rec, raw, delta, emit)) return;
+      if (clean && streams.idle && passClean(rec, raw, delta, emit, proved)) return;
       if (learns) {
         const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
         for (const name of ['workspace_root', 'cwd']) {
