@@ -8,7 +8,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { createRedact, Redactor, type RedactOptions } from '../lib/redact/index.js';
 import { deltaBounds } from '../lib/redact/redact.js';
-import { holdPoint, quietTail } from '../lib/redact/hold-back.js';
+import { holdPoint, JOIN_AFTER, quietTail } from '../lib/redact/hold-back.js';
 import { Automaton, UNCLEAR } from '../lib/redact/prefilter.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
 import { FC_SEED } from './helpers.js';
@@ -89,6 +89,9 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
   t.ok(quiet(none, escaped('code abc123\\n')), 'a line break after them: nothing to hold');
   t.notOk(quiet(plain, `x\n${'y '.repeat(3000)}`), 'a last line over 4 KiB goes to holdPoint');
   t.notOk(quiet(learned, 'cd /'), 'a workspace may start here');
+  // The fixed and the learned anchors are read in one pass (one automaton over both lists).
+  t.notOk(quiet(learned, 'call ac '), 'a fixed anchor, with learned ones');
+  t.ok(quiet(learned, 'compiled 3 files\n'), 'neither: quiet');
   t.notOk(quiet(noPartial, 'done.\n'), 'a user rule without partial holds a fixed tail');
   t.ok(quiet(wide, 'done!\n'), 'non-ASCII anchors: ASCII text judged');
   t.notOk(quiet(wide, 'café!'), 'non-ASCII anchors: non-ASCII text not judged on bytes');
@@ -101,12 +104,29 @@ t.test('quietTail: quiet pieces, and the ones left to holdPoint', async (t) => {
   t.notOk(quiet(none, Buffer.from('{"delta":"bad \u0001 ok123","type":"tool_output_delta"}')), 'text JSON refuses where a free partial is asked (a raw control character): holdPoint judges');
 });
 
+t.test('quietTail: learned anchors are read, before and after they are joined with the fixed ones', async (t) => {
+  const engine = new Redactor({ defaultRules: false });
+  engine.learnUser('alice');
+  t.equal(engine.compiled().holds.length, 2, 'a learned table');
+  for (const when of ['table by table', 'joined']) {
+    t.notOk(quiet(engine, 'x alice!'), `${when}: a learned name in the last line is asked`);
+    t.notOk(quiet(engine, 'cd /'), `${when}: a fixed anchor is asked`);
+    t.ok(quiet(engine, 'hello world!'), `${when}: neither, quiet`);
+    for (let i = 0; i < JOIN_AFTER; i++) quiet(engine, 'compiled 3 files\n');
+  }
+});
+
 t.test('property: quietTail says nothing is held only where holdPoint agrees', async (t) => {
   const words = ['the', ' ', '\n', 'sk-', 'sk', 's', 'proj-', 'ghp_', 'gh', 'eyJ', 'ey', 'AKIA', 'password', 'pass', '=', ':', '"', '\\', '\\n', '/', '/home/', '/home/al', 'alice', '/home/alice/work/app', '@', 'example.com', 'abc123', 'é', '\u001b', '-----BEGIN', 'Bearer ', '.', '_', 'xoxb-', 'acme_', 'acme_abc', 'callback', 'ac', 'AC', 'b', '9', 'pat', 'path', '\\u0041'];
   const text = fc.array(fc.constantFrom(...words), { maxLength: 14 }).map((w) => w.join(''));
   let quietCount = 0;
   let asked = 0;
-  for (const [name, engine] of engines()) {
+  // Each engine fresh, then past JOIN_AFTER pieces (a learned table's anchors then joined with the fixed ones).
+  const warmed = engines().map(([name, engine]): [string, Redactor] => {
+    for (let i = 0; i < JOIN_AFTER; i++) quiet(engine, 'compiled 3 files\n');
+    return [`${name}, anchors joined`, engine];
+  });
+  for (const [name, engine] of [...engines(), ...warmed]) {
     fc.assert(
       fc.property(text, (delta) => {
         const raw = line(delta);

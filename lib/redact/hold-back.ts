@@ -4,8 +4,8 @@
  * text that could begin a match (each rule's `partial` pattern: `sk-pro`,
  * `/home/al`, `password=`...) keeps that tail back for the next piece.
  */
-import type { Redactor } from './engine.js';
-import { UNCLEAR } from './prefilter.js';
+import type { Redactor, Tables } from './engine.js';
+import { Automaton, UNCLEAR, type MarkerPattern } from './prefilter.js';
 import { SHORT_ESCAPE_VALUE } from '../scan.js';
 import { cannotEnd } from './regex-ends.js';
 
@@ -97,13 +97,7 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
   // Short partials never span a line break: the last line (from its break on) is all holdPoint reads.
   const from = lastLineStart(raw, start, end);
   if (from < 0) return false;
-  let last = UNCLEAR;
-  for (const { built } of tables.holds) {
-    if (built.anchors === undefined) continue;
-    last = built.anchors.clearTail(raw, from, end);
-    if (last === UNCLEAR) return false;
-  }
-  // No anchors at all (only user rules, which have free partials): holdPoint judges.
+  const last = clearTails(tables, raw, from, end);
   if (last === UNCLEAR) return false;
   if (tables.email && (last === 0x40 || isLocal(last))) return false;
   if (tables.freePartials.length === 0 || cannotEnd(tables.freeEnds, last)) return true;
@@ -111,6 +105,52 @@ export function quietTail(engine: Redactor, raw: Buffer, start: number, end: num
   if (text === undefined) return false;
   for (const free of tables.freePartials) if (free(text, 0) < text.length) return false;
   return true;
+}
+
+/** Passes over a learned table's tails before its anchors are joined into one automaton (see {@link clearTails}). */
+export const JOIN_AFTER = 8192;
+
+/** By tables with learned anchors: the passes made over them, and then their joined automaton. */
+const joinedAnchors = new WeakMap<Tables, { passes: number; joined?: Automaton }>();
+
+/**
+ * Automaton.clearTail over the anchors of every table of `tables.holds`
+ * (the fixed ones, the learned ones): UNCLEAR when any says so (or when
+ * there are no anchors at all: only user rules, which have free partials,
+ * and holdPoint judges), else the last character. With learned anchors,
+ * the tables' anchors are joined into one automaton once they have served
+ * {@link JOIN_AFTER} pieces: one pass over a piece's last line, not one per
+ * table, with the same verdict (a pattern occurs, or the text ends with a
+ * proper prefix of one, exactly when it does for one of the lists). Joined
+ * late, as building it costs some thousands of passes: tables are built
+ * again with each name or workspace learned.
+ */
+function clearTails(tables: Tables, raw: Buffer, from: number, end: number): number {
+  const holds = tables.holds;
+  if (holds.length === 1) return holds[0]!.built.anchors?.clearTail(raw, from, end) ?? UNCLEAR;
+  let entry = joinedAnchors.get(tables);
+  if (entry === undefined) joinedAnchors.set(tables, (entry = { passes: 0 }));
+  if (entry.joined === undefined && ++entry.passes === JOIN_AFTER) entry.joined = joined(tables);
+  if (entry.joined !== undefined) return entry.joined.clearTail(raw, from, end);
+  let last = UNCLEAR;
+  for (const { built } of holds) {
+    if (built.anchors === undefined) continue;
+    last = built.anchors.clearTail(raw, from, end);
+    if (last === UNCLEAR) return UNCLEAR;
+  }
+  return last;
+}
+
+/** One automaton over the anchors of every table (undefined: none, or too many distinct characters for one). */
+function joined(tables: Tables): Automaton | undefined {
+  const patterns: MarkerPattern[] = [];
+  for (const { built } of tables.holds) if (built.anchors !== undefined) for (const p of built.anchors.patterns) patterns.push(p);
+  if (patterns.length === 0) return undefined;
+  try {
+    return new Automaton(patterns);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -117,7 +117,11 @@ export class Automaton {
   /** Whether the last {@link testRaw} saw a `note` pattern (valid when it returned false). */
   noted = false;
 
+  /** The constructor's patterns (an automaton over several lists is built from theirs). */
+  readonly patterns: readonly MarkerPattern[];
+
   constructor(patterns: readonly MarkerPattern[]) {
+    this.patterns = patterns;
     const { classes, nonAscii } = this.assignClasses(patterns);
     this.nonAscii = nonAscii;
     // Two more columns: the raw test's backslash (see `raw`), and the quick refusal of `meta`.
