@@ -302,6 +302,8 @@ t.test('binary: --report FILE writes the findings; --report alone still counts; 
 t.test('deltaTail: the end of a big delta string, decoded from its last bytes', async (t) => {
   const line = (d: string, extra = '') => Buffer.from(`{"delta":${JSON.stringify(d)}${extra},"type":"tool_output_delta"}`);
   t.equal(deltaTail(line('short'), 100), 'short', 'a short line: all of it');
+  t.equal(deltaTail(line('plain é text, no escape'), 100), 'plain é text, no escape', 'no escape: the bytes decoded as they are');
+  t.equal(deltaTail(line(`${'é'.repeat(3000)}tail`), 1000), `${'é'.repeat(498)}tail`, 'no escape, cut: whole characters');
   const text = `${'é word \\ "q"\n'.repeat(2000)}end`;
   const tail = deltaTail(line(text), 1000)!;
   t.ok(tail.length >= 500 && tail.length < text.length && text.endsWith(tail), 'a suffix, cut at a character boundary');

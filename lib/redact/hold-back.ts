@@ -233,7 +233,7 @@ function lastLineStart(raw: Buffer, start: number, end: number): number {
  * common piece: no template string and JSON.parse), else JSON.parse's
  * reading; undefined when it is not a valid string body.
  */
-function plainText(raw: Buffer, cut: number, end: number): string | undefined {
+export function plainText(raw: Buffer, cut: number, end: number): string | undefined {
   let ascii = true;
   for (let i = cut; i < end; i++) {
     const c = raw[i]!;

@@ -33,7 +33,7 @@ import { censorEvent, JsonPathError, preparePath } from './censor.js';
 import { DELTA_TYPES, DeltaStreams, streamKey, type StreamIds } from './deltas.js';
 import { View } from './view.js';
 import { applySpans, Redactor, type PathMode } from './engine.js';
-import { holdPoint, quietTail } from './hold-back.js';
+import { holdPoint, plainText, quietTail } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
 import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
@@ -156,11 +156,8 @@ export function deltaTail(raw: Buffer, bytes: number, bounds = deltaBounds(raw))
     while (from < limit && (raw.lastIndexOf(0x5c, from - 1) >= from - 6 || ((raw[from] ?? 0) & 0xc0) === 0x80)) from++;
     if (from === limit) return topLevelString(raw, 'delta');
   }
-  try {
-    return JSON.parse(`"${raw.toString('utf8', from, close)}"`) as string;
-  } catch {
-    return topLevelString(raw, 'delta');
-  }
+  // Most tails hold no escape: their bytes are their text (no template string and JSON.parse).
+  return plainText(raw, from, close) ?? topLevelString(raw, 'delta');
 }
 
 /** A string literal's body (inside its quotes), from the quotes' indexes. */
