@@ -122,7 +122,7 @@ const EDGES = [
 ];
 
 /** The body of the only top-level `delta` string as the pass recorded it (wuu-redact's clean delta pieces). */
-const deltaSpan = (track: JsonTrack): string => (track.deltaKeys === 1 && track.deltaOpen >= 0 ? `${track.deltaOpen + 1}-${track.deltaClose}` : 'none');
+const deltaSpan = (track: JsonTrack, offset = 0): string => (track.deltaKeys === 1 && track.deltaOpen >= 0 ? `${track.deltaOpen + 1 - offset}-${track.deltaClose - offset}` : 'none');
 
 /** The same from the line's bytes by the readers wuu-redact used before. */
 function readDelta(line: Buffer): string {
@@ -144,6 +144,12 @@ function disagreement(engine: Redactor, track: JsonTrack, line: Buffer): string 
   if (verdict === PROVE_CLEAN && anchors !== engine.longAnchors) return `long anchors ${anchors}, the raw test says ${engine.longAnchors}`;
   if (verdict === PROVE_HIT && !marker) return 'a hit, but the raw test finds none';
   if (verdict === PROVE_CLEAN && deltaSpan(track) !== readDelta(line)) return `delta body ${deltaSpan(track)}, the readers say ${readDelta(line)}`;
+  // The runner's chunk: the line among others (after one ending in a backslash), proven in place (offsets in the chunk).
+  const before = Buffer.from('not json \\u\\\n');
+  const chunk = Buffer.concat([before, line, Buffer.from('\n{"type":"next"}\n')]);
+  const inChunk = engine.proveRaw(chunk, track, before.length, before.length + line.length);
+  if (inChunk !== verdict || (verdict === PROVE_CLEAN && engine.longAnchors !== anchors)) return `in a chunk: verdict ${inChunk}, long anchors ${engine.longAnchors}`;
+  if (verdict === PROVE_CLEAN && deltaSpan(track, before.length) !== readDelta(line)) return `in a chunk: delta body ${deltaSpan(track, before.length)}`;
   if (verdict !== PROVE_CLEAN && verdict !== PROVE_HIT && verdict !== PROVE_UNSURE) return `verdict ${verdict}`;
   return '';
 }

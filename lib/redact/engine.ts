@@ -247,14 +247,15 @@ export class Redactor {
    * pass (Automaton.proveRaw, for Core.proves): PROVE_CLEAN (mayMatchRaw
    * would say false, and {@link longAnchors} is set as it would set it),
    * PROVE_HIT (it would say true; the line is not proven) or PROVE_UNSURE.
+   * The line is `raw[start, end)` (the runner's chunk: no view made per line).
    */
-  proveRaw(raw: Uint8Array, track: JsonTrack): number {
+  proveRaw(raw: Uint8Array, track: JsonTrack, start = 0, end = raw.length): number {
     const tests = this.compiled().rawTests;
     this.longAnchors = true;
     if (tests === undefined) return PROVE_HIT;
     const test = tests[0];
     if (tests.length !== 1 || test === undefined) return PROVE_UNSURE;
-    const verdict = test.proveRaw(raw, 0, raw.length, track);
+    const verdict = test.proveRaw(raw, start, end, track);
     if (verdict === PROVE_CLEAN) this.longAnchors = test.noted;
     return verdict;
   }

@@ -445,20 +445,35 @@ export function createRedact(options: RedactOptions = {}): Core {
   let lastLine = 0;
   const shortcut = run.paths.length === 0;
 
-  /** A line without any marker, while no delta piece is held: written as it is, or false when it needs the slow path. */
-  const passClean = (rec: EventRecord, raw: Buffer, delta: boolean, emit: Emit, proved: boolean): boolean => {
+  /**
+   * A line without any marker, while no delta piece is held: written as it
+   * is, or false when it needs the slow path. `proved`: the line is the
+   * LineRecord that Core.proves just read (its delta body, if any, in
+   * provenBody/provenClose, offsets in its chunk): a clean piece is then judged
+   * on the chunk's bytes, with no view of the line made.
+   */
+  const passClean = (rec: EventRecord, delta: boolean, emit: Emit, proved: boolean): boolean => {
     if (delta) {
       // The delta string's body: from the proof's pass when it read one (no second read of the line).
-      let body = proved ? provenBody : -1;
+      const inChunk = proved && provenBody >= 0;
+      let bytes = inChunk ? (rec as LineRecord).source : rec.raw!;
+      let body = inChunk ? provenBody : -1;
       let close = provenClose;
-      if (body < 0) {
-        const bounds = deltaBounds(raw) ?? bodyOf(topLevelStringSpan(raw, 'delta'));
+      if (!inChunk) {
+        const bounds = deltaBounds(bytes) ?? bodyOf(topLevelStringSpan(bytes, 'delta'));
         if (bounds !== undefined) [body, close] = bounds;
       }
       // Without a long anchor, most pieces are judged on their raw tail bytes (quietTail), nothing decoded.
-      if (engine.longAnchors || body < 0 || !quietTail(engine, raw, body, close)) {
+      if (engine.longAnchors || body < 0 || !quietTail(engine, bytes, body, close)) {
+        if (inChunk) {
+          // The line's own bytes, the body's offsets in them.
+          const start = (rec as LineRecord).start;
+          bytes = rec.raw!;
+          body -= start;
+          close -= start;
+        }
         // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
-        const text = deltaTail(raw, engine.longAnchors ? 120_000 : 12_000, body < 0 ? undefined : [body, close]);
+        const text = deltaTail(bytes, engine.longAnchors ? 120_000 : 12_000, body < 0 ? undefined : [body, close]);
         if (text === undefined || holdPoint(engine, text, engine.longAnchors) !== text.length) return false;
       }
     }
@@ -471,22 +486,16 @@ export function createRedact(options: RedactOptions = {}): Core {
   const track = new JsonTrack();
   let proven: EventRecord | undefined;
   let provenHit = false;
-  // A proven clean line's only top-level `delta` string, its body `[provenBody, provenClose)` (-1: none).
+  // A proven clean line's only top-level `delta` string, its body `[provenBody, provenClose)` in the line's chunk (-1: none).
   let provenBody = -1;
   let provenClose = -1;
-  const mayMatchRaw = (rec: EventRecord, raw: Buffer): boolean => {
-    const known = proven === rec;
-    proven = undefined;
-    return known ? provenHit : engine.mayMatchRaw(raw);
-  };
-
   return {
     // Lines are read lazily: push decides whether a line needs parsing at all.
     needsParse: () => !shortcut,
     passesThrough: true,
     proves(rec) {
       proven = undefined;
-      const verdict = engine.proveRaw(rec.raw, track);
+      const verdict = engine.proveRaw(rec.source, track, rec.start, rec.end);
       provenBody = -1;
       if (verdict === PROVE_CLEAN) {
         provenHit = false;
@@ -508,12 +517,12 @@ export function createRedact(options: RedactOptions = {}): Core {
       const type = rec.type;
       const learns = LEARN_TYPES.has(type);
       const delta = DELTA_TYPES.has(type);
-      const raw = rec.raw;
-      // Proven a valid line by Core.proves (the runner's call just before).
+      // Proven a valid line by Core.proves (the runner's call just before), its marker test with it.
       const proved = proven === rec;
+      proven = undefined;
       // Clean: no marker in the line's decoded text, so no string of it needs a scan.
-      const clean = shortcut && !learns && raw !== undefined && !mayMatchRaw(rec, raw);
-      if (clean && streams.idle && passClean(rec, raw, delta, emit, proved)) return;
+      const clean = shortcut && !learns && (proved ? !provenHit : rec.raw !== undefined && !engine.mayMatchRaw(rec.raw));
+      if (clean && streams.idle && passClean(rec, delta, emit, proved)) return;
       if (learns) {
         const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
         for (const name of ['workspace_root', 'cwd']) {
@@ -525,7 +534,7 @@ export function createRedact(options: RedactOptions = {}): Core {
       if (delta && !run.censorsDelta(rec) && run.pushDelta(rec, emit, clean, proved)) return;
       if (clean) {
         // Waits behind a held piece: a copy, the record's bytes may be a view of a reused chunk.
-        streams.out(streams.idle ? rec : new LineRecord(Buffer.from(raw), rec.file, rec.line), emit);
+        streams.out(streams.idle ? rec : new LineRecord(Buffer.from(rec.raw!), rec.file, rec.line), emit);
         return;
       }
       run.redactWhole(rec, emit, proved);
