@@ -258,3 +258,20 @@ t.test('raw prefilter: one automaton over fixed and learned markers, rebuilt as 
   t.ok(engine.mayMatchRaw(line('hi \\u0079vonne')), 'a second name, spelled by an escape');
   t.equal(engine.text('zoltan and yvonne', []), '<user> and <user>', 'redacted as before');
 });
+
+t.test('scan: one marker automaton over fixed and learned markers, with the same findings', async (t) => {
+  const engine = new Redactor();
+  engine.learnWorkspace('/home/zoltan/src/proj7');
+  engine.learnUser('yvonne');
+  const tables = engine.compiled();
+  t.equal(tables.scanners.length, 1, 'one automaton: a scanned string costs one pass');
+  t.equal(tables.markerTests?.length, 1);
+  const hits: string[] = [];
+  t.equal(
+    engine.text('cd /home/zoltan/src/proj7/a.ts; ask yvonne; key sk-proj-abc123def456ghi789jkl012mno345; <secret:x>', hits),
+    'cd <workspace>/a.ts; ask <user>; key <secret:openai-key>; <secret:x>',
+  );
+  t.same(hits, ['workspace', 'user', 'openai-key'], 'fixed and learned rules, in text order');
+  t.notOk(engine.mayMatch('hello world'), 'a clean string stays clean');
+  t.ok(engine.mayMatch('YVONNE'), 'a learned marker counts, case-insensitively');
+});
