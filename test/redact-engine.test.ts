@@ -275,3 +275,22 @@ t.test('scan: one marker automaton over fixed and learned markers, with the same
   t.notOk(engine.mayMatch('hello world'), 'a clean string stays clean');
   t.ok(engine.mayMatch('YVONNE'), 'a learned marker counts, case-insensitively');
 });
+
+t.test('workspaces: add says whether the markers or anchors may change (the learned tables are listed again only then)', async (t) => {
+  const { Workspaces } = await import('../lib/redact/workspaces.js');
+  const w = new Workspaces();
+  const table: Array<[string, boolean, string]> = [
+    ['/home/ann/src/proj1', true, 'a new marker'],
+    ['/home/ann/src/proj2', false, 'same marker, same length'],
+    ['/home/ann/src/p3', false, 'same marker, shorter'],
+    ['/home/ann/src/proj10', true, 'same marker, longer: its place may move'],
+    ['/home/ann/src/proj10', false, 'known'],
+    ['/w', true, 'a short root: its own marker'],
+    ['C:\\work', true, 'a new first character: a new anchor'],
+  ];
+  for (const [root, changed, why] of table) {
+    const before = JSON.stringify([w.markers(), w.anchors()]);
+    t.equal(w.add(root), changed, why);
+    if (!changed) t.equal(JSON.stringify([w.markers(), w.anchors()]), before, `${why}: unchanged indeed`);
+  }
+});

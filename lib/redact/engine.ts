@@ -135,8 +135,7 @@ export class Redactor {
     if (home?.[1] !== undefined) this.learnUser(home[1]);
     const trimmed = path.replace(/[/\\]+$/, '');
     if (this.workspaces.has(trimmed) || this.workspaces.size >= MAX_WORKSPACES) return;
-    this.workspaces.add(trimmed);
-    this.changed();
+    this.changed(this.workspaces.add(trimmed));
   }
 
   /** Records a user name seen in a home path, unless it is a common word (see ./users.ts). */
@@ -152,8 +151,10 @@ export class Redactor {
     return [...this.users.values()];
   }
 
-  private changed(): void {
+  /** After something was learned; `markers` false: the workspaces' markers and anchors did not change (no need to list them). */
+  private changed(markers = true): void {
     this.generation++;
+    if (!markers) return; // the learned key is as it was (the workspace rule reads its list itself)
     const key = JSON.stringify([this.workspaces.markers(), this.workspaces.anchors(), [...this.users.keys()]]);
     if (key === this.learnedKey) return; // the workspace rule reads its list itself
     this.learnedKey = key;
