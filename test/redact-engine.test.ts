@@ -258,3 +258,39 @@ t.test('raw prefilter: one automaton over fixed and learned markers, rebuilt as 
   t.ok(engine.mayMatchRaw(line('hi \\u0079vonne')), 'a second name, spelled by an escape');
   t.equal(engine.text('zoltan and yvonne', []), '<user> and <user>', 'redacted as before');
 });
+
+t.test('scan: one marker automaton over fixed and learned markers, with the same findings', async (t) => {
+  const engine = new Redactor();
+  engine.learnWorkspace('/home/zoltan/src/proj7');
+  engine.learnUser('yvonne');
+  const tables = engine.compiled();
+  t.equal(tables.scanners.length, 1, 'one automaton: a scanned string costs one pass');
+  t.equal(tables.markerTests?.length, 1);
+  const hits: string[] = [];
+  t.equal(
+    engine.text('cd /home/zoltan/src/proj7/a.ts; ask yvonne; key sk-proj-abc123def456ghi789jkl012mno345; <secret:x>', hits),
+    'cd <workspace>/a.ts; ask <user>; key <secret:openai-key>; <secret:x>',
+  );
+  t.same(hits, ['workspace', 'user', 'openai-key'], 'fixed and learned rules, in text order');
+  t.notOk(engine.mayMatch('hello world'), 'a clean string stays clean');
+  t.ok(engine.mayMatch('YVONNE'), 'a learned marker counts, case-insensitively');
+});
+
+t.test('workspaces: add says whether the markers or anchors may change (the learned tables are listed again only then)', async (t) => {
+  const { Workspaces } = await import('../lib/redact/workspaces.js');
+  const w = new Workspaces();
+  const table: Array<[string, boolean, string]> = [
+    ['/home/ann/src/proj1', true, 'a new marker'],
+    ['/home/ann/src/proj2', false, 'same marker, same length'],
+    ['/home/ann/src/p3', false, 'same marker, shorter'],
+    ['/home/ann/src/proj10', true, 'same marker, longer: its place may move'],
+    ['/home/ann/src/proj10', false, 'known'],
+    ['/w', true, 'a short root: its own marker'],
+    ['C:\\work', true, 'a new first character: a new anchor'],
+  ];
+  for (const [root, changed, why] of table) {
+    const before = JSON.stringify([w.markers(), w.anchors()]);
+    t.equal(w.add(root), changed, why);
+    if (!changed) t.equal(JSON.stringify([w.markers(), w.anchors()]), before, `${why}: unchanged indeed`);
+  }
+});

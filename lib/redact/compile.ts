@@ -55,6 +55,8 @@ export interface Built {
   rules: Compiled[];
   /** Every marker and `<` (the skip rule), over decoded text. */
   markers: Automaton;
+  /** The patterns of `markers` (pattern 0 is `<`), for one automaton over fixed and learned rules (./engine.ts). */
+  markerPatterns: MarkerPattern[];
   /** Marker pattern id → indexes into `rules`. */
   rulesOf: Int32Array[];
   /** Rules without markers: scanned everywhere, after the others. */
@@ -618,6 +620,7 @@ export function buildRules(specs: readonly Spec[]): Built {
   return {
     rules,
     markers,
+    markerPatterns: patterns,
     rulesOf,
     unanchored,
     markerTest: all ? markers : undefined,

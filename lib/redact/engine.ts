@@ -135,8 +135,7 @@ export class Redactor {
     if (home?.[1] !== undefined) this.learnUser(home[1]);
     const trimmed = path.replace(/[/\\]+$/, '');
     if (this.workspaces.has(trimmed) || this.workspaces.size >= MAX_WORKSPACES) return;
-    this.workspaces.add(trimmed);
-    this.changed();
+    this.changed(this.workspaces.add(trimmed));
   }
 
   /** Records a user name seen in a home path, unless it is a common word (see ./users.ts). */
@@ -152,8 +151,10 @@ export class Redactor {
     return [...this.users.values()];
   }
 
-  private changed(): void {
+  /** After something was learned; `markers` false: the workspaces' markers and anchors did not change (no need to list them). */
+  private changed(markers = true): void {
     this.generation++;
+    if (!markers) return; // the learned key is as it was (the workspace rule reads its list itself)
     const key = JSON.stringify([this.workspaces.markers(), this.workspaces.anchors(), [...this.users.keys()]]);
     if (key === this.learnedKey) return; // the workspace rule reads its list itself
     this.learnedKey = key;
@@ -519,6 +520,19 @@ export interface Tables {
   email: boolean;
 }
 
+/**
+ * The marker automaton of the fixed and the learned tables as one (the
+ * learned `<`, pattern 0, left out: the fixed one finds it); undefined when
+ * their characters are too many for one automaton (then each table scans).
+ */
+function joinedMarkers(fixed: Built, learned: Built): Automaton | undefined {
+  try {
+    return new Automaton([...fixed.markerPatterns, ...learned.markerPatterns.slice(1)]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Fixed tables by options: rebuilt by no Redactor after the first with the same rules. */
 const fixedCache = new Map<string, Built>();
 
@@ -569,8 +583,16 @@ function joinTables(fixed: Built, learned: Spec[]): Tables {
     if (i > 0) rules[learnedPrio(i)] = rule;
   });
   // Pattern 0 is `<`, already found by the fixed automaton.
-  scanners.push({ markers: built.markers, prios: built.rulesOf.map((list, id) => (id === 0 ? new Int32Array(0) : list.map(learnedPrio))) });
-  if (tables.markerTests && built.markerTest) tables.markerTests = [...tables.markerTests, built.markerTest];
+  const learnedPrios = built.rulesOf.map((list, id) => (id === 0 ? new Int32Array(0) : list.map(learnedPrio)));
+  const joined = joinedMarkers(fixed, built);
+  if (joined === undefined) {
+    scanners.push({ markers: built.markers, prios: learnedPrios });
+    if (tables.markerTests && built.markerTest) tables.markerTests = [...tables.markerTests, built.markerTest];
+  } else {
+    // One automaton over fixed and learned markers: a scanned string costs one pass, not one per table.
+    tables.scanners = [{ markers: joined, prios: [...scanners[0]!.prios, ...learnedPrios.slice(1)] }];
+    if (tables.markerTests && built.markerTest) tables.markerTests = [joined];
+  }
   // One raw automaton over fixed and learned markers: every line costs one pass, not one per table.
   if (tables.rawTests && built.rawTest) tables.rawTests = [new Automaton([...fixed.rawPatterns, ...built.rawPatterns])];
   tables.holds = [...tables.holds, { built, offset: fixed.partials.length }];

@@ -70,19 +70,41 @@ export class Workspaces {
     return this.known.has(root);
   }
 
-  add(root: string): void {
-    if (this.known.has(root)) return;
+  /**
+   * Adds a root; false when {@link markers} and {@link anchors} stay as they
+   * were (most roots: hundreds share `/home/NAME/src/`), so the caller need
+   * not list them again. A marker moves only when its prefix is new or the
+   * root is longer than its longest one (the order is by longest root, and
+   * the sort is stable); an anchor is added only with a new first character.
+   */
+  add(root: string): boolean {
+    if (this.known.has(root)) return false;
     this.known.add(root);
     this.all.push(root);
+    const prefix = root.slice(0, PREFIX);
+    const longest = this.longest.get(prefix);
+    let changed = longest === undefined || root.length > longest;
+    if (changed) this.longest.set(prefix, root.length);
     if (root.length < PREFIX) this.short.add(root);
     else {
-      const key = root.slice(0, PREFIX);
-      let roots = this.byPrefix.get(key);
-      if (roots === undefined) this.byPrefix.set(key, (roots = new Roots()));
+      let roots = this.byPrefix.get(prefix);
+      if (roots === undefined) this.byPrefix.set(prefix, (roots = new Roots()));
       roots.add(root);
     }
-    if (root.length <= MAX_PARTIAL) this.sorted.splice(lowerBound(this.sorted, root), 0, root);
+    if (root.length <= MAX_PARTIAL) {
+      this.sorted.splice(lowerBound(this.sorted, root), 0, root);
+      if (!this.firsts.has(root.charAt(0))) {
+        this.firsts.add(root.charAt(0));
+        changed = true;
+      }
+    }
+    return changed;
   }
+
+  /** By marker (a root's first PREFIX characters): the length of its longest root. */
+  private readonly longest = new Map<string, number>();
+  /** The first characters of the roots in `sorted` (the anchors, as a set). */
+  private readonly firsts = new Set<string>();
 
   /** The markers: distinct first 12 characters (in the order of the longest root first, then learned). */
   markers(): string[] {
