@@ -510,6 +510,21 @@ export class WireFields implements EventFields {
 
   /** {@link decodeMember} but for remembering it. */
   private decodeValue(source: Buffer, open: number, limit: number, fenced: boolean): number {
+    const transcoder = this.transcoder;
+    // The line's end is near (a delta's ids follow it) and fences it: its end found, proven and rewritten in one pass.
+    if (transcoder !== undefined && (fenced || limit + 1 >= source.length) && limit - open <= MAX_DECODED_IN_PROOF) {
+      const made = this.measuring ? transcoder.measureTo(source, open, limit + 1) : transcoder.runTo(source, open, limit + 1);
+      if (made === TRANSCODED) {
+        this.transcodedAt = this.count;
+        return transcoder.close + 1;
+      }
+      if (made !== UNSUPPORTED) return -1;
+    }
+    return this.decodeSlow(source, open, limit, fenced);
+  }
+
+  /** {@link decodeValue} with the literal's end found first. */
+  private decodeSlow(source: Buffer, open: number, limit: number, fenced: boolean): number {
     const close = literalClose(source, open, limit);
     if (close < 0) return -1;
     if (close - open > MAX_DECODED_IN_PROOF) {
