@@ -8,6 +8,7 @@
  * on past the line's members) placed where a line ends at a newline, at the
  * buffer's end, or before more lines; and the tools must write the same
  * bytes through the fused proof as with no proof at all, fed in odd chunks.
+ * Also: an id's text remembered for one read only.
  */
 import t from 'tap';
 import { spec as accumulateSpec } from '../bin/wuu-accumulate.js';
@@ -15,6 +16,8 @@ import { spec as turnsSpec } from '../bin/wuu-turns.js';
 import type { ToolSpec } from '../lib/cli/index.js';
 import { INVALID, TRANSCODED, Transcoder, UNSUPPORTED } from '../lib/accumulate/canonical.js';
 import { stringLiteralEnd } from '../lib/scan.js';
+import { key, WireFields } from '../lib/accumulate/wire.js';
+import { LineRecord } from '../lib/jsonl.js';
 import { chunked } from './helpers.js';
 import { runIn, withoutProof } from './runner-harness.js';
 
@@ -163,3 +166,26 @@ for (const [name, spec, argvs] of TOOLS) {
     }
   });
 }
+
+t.test('an id decoded once per read: a reused buffer read again gives the new bytes', async (t) => {
+  const wire = new WireFields();
+  const thread = key('thread_id', true);
+  const turn = key('turn_id', true);
+  const source = Buffer.from('{"delta":"x","thread_id":"aaaa","turn_id":"t\\u0031","type":"agent_message_delta"}\n');
+  const first = new LineRecord(source, 'f', 1, 0, source.length - 1);
+  t.ok(wire.read(first));
+  t.same([wire.string(thread), wire.string(turn), wire.string(thread), wire.string(turn)], ['aaaa', 't1', 'aaaa', 't1']);
+  // The runner reuses its buffers: the same bytes' places hold another line.
+  source.write('bbbb', source.indexOf('aaaa'));
+  source.write('2', source.indexOf('\\u0031') + 5);
+  const second = new LineRecord(source, 'f', 2, 0, source.length - 1);
+  t.ok(wire.read(second));
+  t.same([wire.string(turn), wire.string(thread), wire.string(turn)], ['t2', 'bbbb', 't2']);
+  // A tail read is a read of its own.
+  source.write('cccc', source.indexOf('bbbb'));
+  const brace = source.indexOf(',"turn_id"');
+  source[brace] = 0x7d;
+  const third = new LineRecord(source, 'f', 3, 0, brace + 1);
+  t.ok(wire.readTail(third, [thread]));
+  t.same([wire.string(thread), wire.string(thread)], ['cccc', 'cccc']);
+});
