@@ -72,13 +72,33 @@ export class Transcoder {
   /** UTF-8 bytes of its text (Buffer.byteLength of the decoded string: a lone surrogate counts 3). */
   decodedBytes = 0;
 
+  /** Index of the quote closing the last literal made ({@link runTo}, {@link measureTo}). */
+  close = -1;
+
   /**
    * Rewrites the literal between the quotes at `open` and `close` (`close`
    * the quote that ends it, as lib/scan.ts finds it).
    */
   run(source: Buffer, open: number, close: number): number {
-    // The JSON spelling is never longer than the producer's.
-    if (this.out.length < close - open + 1) this.out = Buffer.allocUnsafe(Math.max(close - open + 1, 2 * this.out.length));
+    const made = this.runTo(source, open, close + 1);
+    // A quote before `close` ended the text: not the literal the caller meant.
+    return made === TRANSCODED && this.close !== close ? INVALID : made;
+  }
+
+  /**
+   * Rewrites the string literal opened at `open`, finding its end in the
+   * same pass (issue 20: a delta's bytes are walked once, proven, measured
+   * and rewritten together): its closing quote (then in {@link close}) must
+   * lie before `end`, and a byte that is not plain text (a quote, a
+   * backslash, a control byte such as the line's newline) or the buffer's
+   * end must come at `end` at the latest, which stops the copy loop with no
+   * bounds test per byte. INVALID when the literal is not valid JSON text
+   * or does not close before `end`; UNSUPPORTED (the closing quote then not
+   * sought) as {@link run}.
+   */
+  runTo(source: Buffer, open: number, end: number): number {
+    // The JSON spelling is never longer than the producer's; the copy loop stops by `end`.
+    if (this.out.length < end - open + 1) this.out = Buffer.allocUnsafe(Math.max(end - open + 1, 2 * this.out.length));
     const out = this.out;
     out[0] = QUOTE;
     let p = 1;
@@ -89,16 +109,16 @@ export class Transcoder {
     for (;;) {
       const runStart = k;
       let byte = source[k] ?? QUOTE;
-      // The quote at `close` stops this loop: no bounds test per byte.
+      // A byte that is not plain stops this loop (by `end` at the latest): no bounds test per byte.
       while (PLAIN[byte] === 1) {
         out[p++] = byte;
         high |= byte;
         byte = source[++k] ?? QUOTE;
       }
       decoded += k - runStart;
-      // Past `close` only when it was not the literal's end (an escaped quote): not what the caller said.
-      if (k >= close) {
-        if (k > close) return INVALID;
+      if (byte === QUOTE) {
+        // Also the buffer's end (read as a quote): never before `end`.
+        if (k >= end) return INVALID;
         break;
       }
       if (byte !== BACKSLASH) return INVALID;
@@ -132,8 +152,8 @@ export class Transcoder {
           decoded += 4;
           continue;
         }
-        // A lone surrogate at either end may pair with the next or last piece's.
-        if (code <= 0xdbff ? k >= close : k - 6 === open + 1) return UNSUPPORTED;
+        // A lone surrogate at either end may pair with the next or last piece's (a quote after an escape closes the literal).
+        if (code <= 0xdbff ? source[k] === QUOTE : k - 6 === open + 1) return UNSUPPORTED;
         p = this.escape(p, code);
         decoded += 3;
         continue;
@@ -141,8 +161,9 @@ export class Transcoder {
       decoded += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
       p = this.put(p, code);
     }
-    if ((high & 0x80) !== 0 && !isUtf8(source.subarray(open + 1, close))) return UNSUPPORTED;
+    if ((high & 0x80) !== 0 && !isUtf8(source.subarray(open + 1, k))) return UNSUPPORTED;
     out[p++] = QUOTE;
+    this.close = k;
     this.length = p;
     this.decodedBytes = decoded;
     return TRANSCODED;
@@ -155,6 +176,12 @@ export class Transcoder {
    * UTF-8 (decoding would replace them).
    */
   measure(source: Buffer, open: number, close: number): number {
+    const made = this.measureTo(source, open, close + 1);
+    return made === TRANSCODED && this.close !== close ? INVALID : made;
+  }
+
+  /** {@link measure} finding the literal's end in the same pass, as {@link runTo} (the same contract on `end`). */
+  measureTo(source: Buffer, open: number, end: number): number {
     let k = open + 1;
     let decoded = 0;
     let high = 0;
@@ -166,8 +193,8 @@ export class Transcoder {
         byte = source[++k] ?? QUOTE;
       }
       decoded += k - runStart;
-      if (k >= close) {
-        if (k > close) return INVALID;
+      if (byte === QUOTE) {
+        if (k >= end) return INVALID;
         break;
       }
       if (byte !== BACKSLASH) return INVALID;
@@ -192,7 +219,8 @@ export class Transcoder {
       // A lone surrogate encodes as U+FFFD: 3 bytes, as Buffer.byteLength counts it.
       decoded += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
     }
-    if ((high & 0x80) !== 0 && !isUtf8(source.subarray(open + 1, close))) return UNSUPPORTED;
+    if ((high & 0x80) !== 0 && !isUtf8(source.subarray(open + 1, k))) return UNSUPPORTED;
+    this.close = k;
     this.length = 0;
     this.decodedBytes = decoded;
     return TRANSCODED;

@@ -407,6 +407,10 @@ export class WireFields implements EventFields {
   private provenLength = -1;
   private source: Buffer = Buffer.alloc(0);
   private count = 0;
+  /** Which read this is: a member's text is remembered for the read that made it (see {@link string}). */
+  private generation = 0;
+  private readonly textOf: Array<string | undefined> = new Array<string | undefined>(MAX_MEMBERS).fill(undefined);
+  private readonly textRead = new Int32Array(MAX_MEMBERS);
   /** Members were kept from the line's end (a tail read). */
   private fromEnd = false;
   private readonly keyOpen = new Int32Array(MAX_MEMBERS);
@@ -510,6 +514,21 @@ export class WireFields implements EventFields {
 
   /** {@link decodeMember} but for remembering it. */
   private decodeValue(source: Buffer, open: number, limit: number, fenced: boolean): number {
+    const transcoder = this.transcoder;
+    // The line's end is near (a delta's ids follow it) and fences it: its end found, proven and rewritten in one pass.
+    if (transcoder !== undefined && (fenced || limit + 1 >= source.length) && limit - open <= MAX_DECODED_IN_PROOF) {
+      const made = this.measuring ? transcoder.measureTo(source, open, limit + 1) : transcoder.runTo(source, open, limit + 1);
+      if (made === TRANSCODED) {
+        this.transcodedAt = this.count;
+        return transcoder.close + 1;
+      }
+      if (made !== UNSUPPORTED) return -1;
+    }
+    return this.decodeSlow(source, open, limit, fenced);
+  }
+
+  /** {@link decodeValue} with the literal's end found first. */
+  private decodeSlow(source: Buffer, open: number, limit: number, fenced: boolean): number {
     const close = literalClose(source, open, limit);
     if (close < 0) return -1;
     if (close - open > MAX_DECODED_IN_PROOF) {
@@ -542,6 +561,7 @@ export class WireFields implements EventFields {
     this.transcodedAt = -1;
     this.source = rec.source;
     this.count = 0;
+    this.generation++;
     return rec;
   }
 
@@ -647,6 +667,17 @@ export class WireFields implements EventFields {
     const i = this.find(field);
     if (i < 0) return undefined;
     if (i === this.decodedAt) return this.decodedText;
+    if (!field.repeats) return this.decodeString(i, field);
+    // A line's ids are asked for again and again (its turn, then its item's): decoded once a read. Ids only: no long text is kept alive.
+    if (this.textRead[i] === this.generation) return this.textOf[i];
+    const text = this.decodeString(i, field);
+    this.textOf[i] = text;
+    this.textRead[i] = this.generation;
+    return text;
+  }
+
+  /** {@link string} of member `i`, decoded. */
+  private decodeString(i: number, field: Key): string | undefined {
     const open = this.valueOpen[i] ?? 0;
     if (this.source[open] !== QUOTE) return undefined;
     const close = (this.valueClose[i] ?? 0) - 1;
