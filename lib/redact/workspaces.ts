@@ -10,8 +10,6 @@ import { NOT_AFTER_PLACEHOLDER } from './rule-spec.js';
 
 /** Before a root: not glued to a path or word character, not right after a placeholder. */
 const LEFT = new RegExp(`(?<![A-Za-z0-9._~-])${NOT_AFTER_PLACEHOLDER}`, 'y');
-/** After a root: not continued by a name (`/w/app` is not `/w/apple`, nor `/w/app.old`). */
-const RIGHT = /(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])/y;
 
 /** Markers are the first PREFIX characters of the roots. */
 const PREFIX = 12;
@@ -35,18 +33,38 @@ class Roots {
   /** The longest root at `text[at]` that no name character continues: its length, or -1. */
   longestAt(text: string, at: number): number {
     for (const n of this.lengths) {
-      if (at + n > text.length || !this.set.has(text.slice(at, at + n))) continue;
-      RIGHT.lastIndex = at + n;
-      if (RIGHT.test(text)) return n;
+      // The right edge first, on one or two characters: most lengths end inside a name, and
+      // are refused without a slice of the text and a lookup.
+      if (at + n > text.length || !rightEdge(text, at + n) || !this.set.has(text.slice(at, at + n))) continue;
+      return n;
     }
     return -1;
   }
+}
+
+/** A name character (see {@link rightEdge}): an ASCII letter or digit, `_` or `-`. */
+function nameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+}
+
+/** After a root: not continued by a name (`/w/app` is not `/w/apple`, nor `/w/app.old`). */
+function rightEdge(text: string, end: number): boolean {
+  if (end >= text.length) return true;
+  const c = text.charCodeAt(end);
+  if (nameChar(c)) return false;
+  return !(c === 0x2e && end + 1 < text.length && nameChar(text.charCodeAt(end + 1)));
 }
 
 /** Roots longer than this are matched, but not held back when cut (the partial's limit). */
 const MAX_PARTIAL = 1024;
 
 function leftEdge(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const c = text.charCodeAt(at - 1);
+  // Glued to a path or word character: refused without the regex.
+  if (nameChar(c) || c === 0x2e || c === 0x7e) return false;
+  // Only a placeholder's closing `>` can make the regex's second look-behind refuse.
+  if (c !== 0x3e) return true;
   LEFT.lastIndex = at;
   return LEFT.test(text);
 }
