@@ -255,8 +255,8 @@ function readValue(w: Walk, c: number): boolean {
     const key = depth > 0 && frames.inObject() ? frames.keys[depth - 1] : undefined;
     if (w.level === 0 && depth === 1 && key !== undefined && key === options.skipKey) {
       options.onSkipped?.(w.i, close + 1);
-    } else if (options.scan === false || (w.level === 0 && quietBytes(options, w.i + 1, close, key))) {
-      // Nothing to find: not decoded (a valid line's escapes are valid).
+    } else if (close === w.i + 1 || options.scan === false || (w.level === 0 && quietBytes(options, w.i + 1, close, key))) {
+      // Nothing to find (an empty string: not even its key is judged): not decoded (a valid line's escapes are valid).
     } else if (!stringValue(src, w.i + 1, close, key, w.level, options, w.patches, options.paths ? frames.path(depth) : undefined)) {
       return false;
     }
