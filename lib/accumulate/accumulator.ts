@@ -87,7 +87,7 @@ export interface RemovedItem {
 }
 
 /**
- * A call's members kept as JSON from their bytes (./arguments.ts), written as
+ * A call's members kept as JSON from their bytes (./raw-arguments.ts), written as
  * they are: `args` is `"arguments":...,"arguments_raw":...`, `command` the
  * command's literal (when it was kept so; else `head.command` holds it).
  */
@@ -119,7 +119,7 @@ export interface AccumulatorSink {
    * When given, a call whose whole output is kept as JSON (./canonical.ts)
    * comes here instead of `tool`, never decoded: `output` is its string
    * literal as JSON.stringify writes it, nothing left out. `json`, when
-   * given, holds members kept as JSON from their bytes (./arguments.ts):
+   * given, holds members kept as JSON from their bytes (./raw-arguments.ts):
    * `head`'s arguments are then left null and its command absent, not decoded.
    */
   toolJson?(head: ToolCallHead, output: Buffer, outputBytes: number, at: Origin, json?: CallJson): void;
@@ -222,7 +222,7 @@ const NO_ARGS = { arguments: null, arguments_raw: null };
 /** One open tool item. */
 class ItemState {
   name: string | null = null;
-  /** The arguments parsed, or (never both) as their JSON members, made from the line's bytes (./arguments.ts). */
+  /** The arguments parsed, or (never both) as their JSON members, made from the line's bytes (./raw-arguments.ts). */
   private args: { arguments: unknown; arguments_raw: string | null } | undefined;
   argsJson: Buffer | undefined;
   /** The command, or (never both) its literal as JSON.stringify writes it, made from the line's bytes. */
