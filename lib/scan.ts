@@ -230,6 +230,22 @@ export function stringLiteralEnd(line: Uint8Array, open: number, end = line.leng
 }
 
 /**
+ * Index just past the key opened at `open` (its closing quote before `end`)
+ * when no byte of it is an escape or a control byte, so it compares byte for
+ * byte; -1 otherwise (the caller then reads it the general way). A loop, not
+ * indexOf: keys are short, and a call into the runtime per member costs
+ * more than their bytes (check's and accumulate's member walks).
+ */
+export function plainKeyEnd(buf: Uint8Array, open: number, end: number): number {
+  for (let k = open + 1; k < end; k++) {
+    const byte = buf[k] ?? 0;
+    if (byte === QUOTE) return k + 1;
+    if (byte === BACKSLASH || byte < 0x20) return -1;
+  }
+  return -1;
+}
+
+/**
  * Index just past the object or array opened at `open`, skipped without
  * judging it (brackets counted outside strings); -1 when it does not close
  * before `end`. Not a validation: the byte readers of check and accumulate

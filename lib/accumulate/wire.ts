@@ -26,7 +26,7 @@
 import { isAscii } from 'node:buffer';
 import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
-import { containerEnd, stringLiteralEnd } from '../scan.js';
+import { containerEnd, plainKeyEnd, stringLiteralEnd } from '../scan.js';
 import { isJsonObject } from '../validate.js';
 import { hex4, TRANSCODED, UNSUPPORTED, type Transcoder } from './canonical.js';
 
@@ -364,20 +364,6 @@ function plainOpen(source: Buffer, close: number, start: number): number {
   return -1;
 }
 
-/**
- * The quote closing the key whose text starts at `from`, before `limit`,
- * when every byte before it can be compared byte for byte (no escape, no
- * control byte); else -1. A loop, not indexOf: keys are short, and a call
- * into the runtime per member costs more than the bytes.
- */
-function plainKeyEnd(source: Buffer, from: number, limit: number): number {
-  for (let k = from; k < limit; k++) {
-    const byte = source[k] ?? 0;
-    if (byte === QUOTE) return k;
-    if (byte === BACKSLASH || byte < 0x20) return -1;
-  }
-  return -1;
-}
 
 /**
  * One line's members, read from its bytes. Reused line after line: what it
@@ -473,7 +459,7 @@ export class WireFields implements EventFields {
     if (at === limit) return this.took(rec);
     for (;;) {
       if (this.count === MAX_MEMBERS || source[at] !== QUOTE) return false;
-      const keyClose = plainKeyEnd(source, at + 1, limit);
+      const keyClose = plainKeyEnd(source, at, limit) - 1;
       if (keyClose < 0 || source[keyClose + 1] !== COLON) return false;
       let after: number;
       if (!validate) after = valueEnd(source, keyClose + 2, limit);

@@ -18,7 +18,8 @@
  */
 import { NEW, TypeSniffer } from '../type-sniff.js';
 import { fencedSkip, fencedStringEnd, isFenced, isJsonEvent, type FencedSkip } from '../validate.js';
-import { BACKSLASH, containerEnd, flatContainerEnd, numberEnd, plainKeyEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
+import { plainKeyEnd } from '../scan.js';
+import { BACKSLASH, containerEnd, flatContainerEnd, numberEnd, QUOTE, skipSpace, stringEnd, wordEnd } from './json-bytes.js';
 import { jsonType, SCHEMA, USAGE_FIELDS } from './schema.js';
 
 /** The fields of one event the rules read. */

@@ -69,15 +69,6 @@ export function stringEnd(buf: Uint8Array, open: number, end: number): number {
   }
 }
 
-/** Past a key without escapes or control bytes opened at `open`; -1 otherwise (JSON.parse decides). */
-export function plainKeyEnd(buf: Uint8Array, open: number, end: number): number {
-  for (let k = open + 1; k < end; k++) {
-    const byte = buf[k] ?? 0;
-    if (byte === QUOTE) return k + 1;
-    if (PLAIN[byte] !== 1) return -1;
-  }
-  return -1;
-}
 
 function digitsEnd(buf: Uint8Array, at: number, end: number): number {
   let k = at;
