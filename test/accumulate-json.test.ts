@@ -154,6 +154,62 @@ t.test('fuzz: any text, spelled as Go or as anyone, comes out as JSON.stringify'
   t.ok(fallbacks > 50, `some fell back (${fallbacks})`);
 });
 
+t.test('fuzz: long plain runs, read four bytes a step, judged and copied as byte by byte', async (t) => {
+  let seed = 11;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  // Pieces of a body as bytes: plain ASCII, UTF-8 of 2 to 4 bytes, bytes that are not UTF-8, control bytes, escapes.
+  const pieces = [
+    ...['a', 'xyz0', '~\u007f', 'é', '€', '😀', '\t', '\\n', '\\"', '\\\\', '\\u003c', '\\/', '\\ud83d\\ude00'].map((text) => Buffer.from(text)),
+    ...[[0xff], [0xc3], [0xed, 0xa0, 0x80], [0x01], [0x1f], [0x00]].map((bytes) => Buffer.from(bytes)),
+  ];
+  const transcoder = new Transcoder();
+  const wrong: string[] = [];
+  const outcomes = new Set<number>();
+  for (let i = 0; i < 4000; i++) {
+    const parts: Buffer[] = [];
+    const n = random(40);
+    for (let j = 0; j < n; j++) {
+      // Mostly plain runs of 1 to 23 bytes, so a special byte falls at every place of a word.
+      parts.push(random(4) === 0 ? (pieces[random(pieces.length)] ?? Buffer.from('a')) : Buffer.from('abcdefghijklmnopqrstuvw'.slice(0, 1 + random(23))));
+    }
+    const body = Buffer.concat(parts);
+    // At every alignment in a larger buffer, the line's end at the buffer's end or before more bytes.
+    const pad = Buffer.alloc(random(8), 0x20);
+    const tail = random(2) === 0 ? '"}' : '"}\n{"more":"\u00e9"}\n';
+    const source = Buffer.concat([pad, Buffer.from('{"delta":"'), body, Buffer.from(tail)]);
+    const open = pad.length + 9;
+    const close = open + 1 + body.length;
+    const got = transcoder.runTo(source, open, close + 1);
+    outcomes.add(got);
+    // The oracle: the grammar judged on the bytes as latin1 (one char each), the text on them as UTF-8.
+    let grammar = true;
+    try {
+      JSON.parse(`"${body.toString('latin1')}"`);
+    } catch {
+      grammar = false;
+    }
+    const utf8 = Buffer.from(body.toString('utf8')).equals(body);
+    const label = JSON.stringify(body.toString('latin1'));
+    if (!grammar) {
+      if (got !== INVALID) wrong.push(`not invalid: ${label}`);
+      continue;
+    }
+    if (!utf8) {
+      if (got !== UNSUPPORTED) wrong.push(`not unsupported: ${label}`);
+      continue;
+    }
+    const text = JSON.parse(`"${body.toString('utf8')}"`) as string;
+    if (got !== TRANSCODED || transcoder.close !== close || !transcoder.literal().equals(Buffer.from(JSON.stringify(text))) || transcoder.decodedBytes !== Buffer.byteLength(text)) {
+      wrong.push(`made wrong: ${label}`);
+    }
+  }
+  t.same(wrong, [], 'every body judged and spelled as JSON.parse and JSON.stringify do');
+  t.same([...outcomes].sort(), [TRANSCODED, INVALID, UNSUPPORTED].sort(), 'made, invalid and unsupported all occur');
+});
+
 t.test('a JsonText answers as a CappedText fed the same pieces as strings', async (t) => {
   const transcoder = new Transcoder();
   const pieces = ['Hel', 'lo \\u003c\\n', '', '\\ud83d\\ude00', 'é€', 'x'.repeat(40), '\\ud800 lone'];
