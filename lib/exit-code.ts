@@ -26,7 +26,7 @@
  */
 
 /** Characters of the output's end kept to read the trailer (the status lines are short). */
-const WINDOW = 1024;
+export const WINDOW = 1024;
 const EXIT_LINE = /^Exit code (-?\d{1,12})$/;
 const SANDBOX_LINE = 'The sandbox blocked a write outside the workspace boundary';
 const NO_EXIT_LINES = ['Running in background as process ', 'Timed out after '];

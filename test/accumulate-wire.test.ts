@@ -10,7 +10,7 @@ import { spec as turnsSpec } from '../bin/wuu-turns.js';
 import { FieldReader } from '../lib/accumulate/read.js';
 import { decodeLiteral, key, literalBytes, MAX_MEMBERS, ParsedFields, WireFields } from '../lib/accumulate/wire.js';
 import { CappedText, OldestFirst, TurnKeys } from '../lib/accumulate/units.js';
-import { feedTrailer, feedTrailerAscii } from '../lib/accumulate/accumulator.js';
+import { feedTrailer, feedTrailerAscii, feedTrailerJson } from '../lib/accumulate/accumulator.js';
 import { exitCodeOf, OutputTrailer } from '../lib/exit-code.js';
 import { InvalidLineError, LineRecord } from '../lib/jsonl.js';
 import { goJson } from '../bench/generate.js';
@@ -353,4 +353,39 @@ t.test('a long piece feeds the trailer by its end alone, as appending all of it 
       t.same(ascii.lastLines(2), whole.lastLines(2));
     }
   }
+});
+
+t.test('a kept output settles a fresh trailer from its literal\'s end as feeding its whole text would, for the last read', async (t) => {
+  let seed = 5;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  // Lines of every length (window edges: 1024, 2048), blank runs, status lines, escapes, non-ASCII, lone surrogates.
+  const words = ['x', 'Exit code 2', 'Exit code -1', '  Exit code 3', 'Running in background as process 7', 'The sandbox blocked a write outside the workspace boundary', 'é😀', '\ud800', '\udc00', '<&>"\\', '\u001b[0m', '\t', ' ', '\r'];
+  const blanks = ['', ' ', '\n', '\n\n', ' \t\r\n', ' '.repeat(600), '\n'.repeat(300)];
+  const wrong: string[] = [];
+  let cheap = 0;
+  for (let i = 0; i < 3000; i++) {
+    const lines: string[] = [];
+    const count = random(6);
+    for (let j = 0; j < count; j++) {
+      const long = random(5) === 0 ? 'y'.repeat([200, 500, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 3000][random(10)] ?? 0) : '';
+      const parts = Array.from({ length: random(5) }, () => words[random(words.length)] ?? '');
+      lines.push(long + parts.join(random(2) === 0 ? ' ' : ''));
+    }
+    const text = lines.join('\n') + (blanks[random(blanks.length)] ?? '');
+    const whole = new OutputTrailer();
+    feedTrailer(whole, text);
+    const fed = new OutputTrailer();
+    const literal = Buffer.from(JSON.stringify(text));
+    feedTrailerJson(fed, literal);
+    if (literal.length > 512 && fed.lastLines(99).length <= 2) cheap++;
+    for (const status of ['completed', 'failed']) {
+      if (exitCodeOf(fed, status) !== exitCodeOf(whole, status)) wrong.push(`exit code (${status}): ${JSON.stringify(text)}`);
+    }
+    if (JSON.stringify(fed.lastLines(2)) !== JSON.stringify(whole.lastLines(2)) || fed.seen !== whole.seen) wrong.push(`last lines: ${JSON.stringify(text)}`);
+  }
+  t.same(wrong, [], 'the same exit code, last two lines and sight of text');
+  t.ok(cheap > 100, `settled from the end alone: ${cheap}`);
 });

@@ -9,12 +9,12 @@
  * output was already taken is skipped on its ids, never decoded.
  */
 import { FAMILIES, isWireType } from '../events.js';
-import { exitCodeOf, isShellTool, OutputTrailer } from '../exit-code.js';
+import { blankEnd, exitCodeOf, isShellTool, OutputTrailer, WINDOW } from '../exit-code.js';
 import type { EventRecord, LineRecord } from '../jsonl.js';
 import { turnKey } from '../threads.js';
 import { ArgumentsWriter } from './raw-arguments.js';
 import { AsciiText } from './ascii.js';
-import { JsonText } from './canonical.js';
+import { decodeJson, JsonText } from './canonical.js';
 import { FieldReader, literalEnd } from './read.js';
 import { CappedText, OldestFirst, TurnKeys } from './units.js';
 import { key, literalBytes, WireFields, type EventFields, type Key } from './wire.js';
@@ -204,6 +204,35 @@ export function feedTrailer(trailer: OutputTrailer, text: string): void {
   else trailer.appendEnd(Buffer.from(text.slice(body - TRAILER_CHARS), 'utf16le').toString('utf16le'), true);
 }
 
+/** Bytes of a kept output's end decoded to settle its trailer (see {@link feedTrailerJson}): its last two lines, as a rule. */
+const TRAILER_END_BYTES = 512;
+
+/**
+ * {@link feedTrailer} of a FRESH trailer with the text of `literal` (a JSON
+ * string literal as ./canonical.ts makes it: the output's one piece), for
+ * the trailer's last read (exitCodeOf, which reads only its last two lines
+ * and whether it saw text). Fed whole, the trailer would hold the text's
+ * body (trailing blank space left out) from at most {@link WINDOW}
+ * characters before its end; when the decoded end of the literal holds the
+ * body's last two newlines within that window, those two lines are all the
+ * read sees, so only that end is fed (issue 20: no decoding of a whole bash
+ * output for its exit code). Otherwise the whole text is decoded and fed.
+ */
+export function feedTrailerJson(trailer: OutputTrailer, literal: Buffer): void {
+  const end = literal.length > TRAILER_END_BYTES ? literalEnd(literal, 0, literal.length - 1, TRAILER_END_BYTES) : undefined;
+  if (end !== undefined && end.partial) {
+    const text = end.text;
+    const body = blankEnd(text);
+    const last = body > 0 ? text.lastIndexOf('\n', body - 1) : -1;
+    const before = last > 0 ? text.lastIndexOf('\n', last - 1) : -1;
+    if (before >= 0 && before >= body - WINDOW) {
+      trailer.appendEnd(text.slice(before), true);
+      return;
+    }
+  }
+  feedTrailer(trailer, decodeJson(literal, literal.length));
+}
+
 /** {@link feedTrailer} for ASCII text given as its bytes. */
 export function feedTrailerAscii(trailer: OutputTrailer, bytes: Buffer): void {
   feedTrailerEnd(trailer, bytes.length, (at) => bytes[at] ?? 0, (from) => bytes.toString('latin1', from), () => bytes.toString('latin1'));
@@ -236,6 +265,8 @@ class ItemState {
   twin: { output: CappedText; trailer: OutputTrailer } | undefined;
   sawToolEvent = false;
   sawToolDelta = false;
+  /** The trailer is owed the output's first piece, which the output holds alone as JSON: fed when read, mostly from its end alone ({@link settleTrailer}). */
+  trailerOwed = false;
 
   constructor(
     readonly turn: TurnState,
@@ -255,6 +286,20 @@ class ItemState {
     this.sawToolEvent = true;
     this.sawToolDelta = true;
     this.twin = undefined;
+  }
+
+  /**
+   * Feeds the trailer what it is owed: for its last read (`last`) from the
+   * output's end where that settles it, else the whole piece decoded (more
+   * pieces follow, whose windows depend on all of it).
+   */
+  settleTrailer(last: boolean): void {
+    if (!this.trailerOwed) return;
+    this.trailerOwed = false;
+    const literal = this.output.literal();
+    if (literal === undefined) return;
+    if (last) feedTrailerJson(this.trailer, literal);
+    else feedTrailer(this.trailer, decodeJson(literal, literal.length));
   }
 
   /** A command_output_delta's text, kept while no tool delta came. */
@@ -353,7 +398,10 @@ class ItemState {
     if (this.processId !== undefined) call.process_id = this.processId;
     call.status = status;
     call.error = error;
-    if (isShellTool(this.name)) call.exit_code = exitCodeOf(this.chosen.trailer, status);
+    if (isShellTool(this.name)) {
+      this.settleTrailer(true);
+      call.exit_code = exitCodeOf(this.chosen.trailer, status);
+    }
     return call;
   }
 }
@@ -549,6 +597,8 @@ export class Accumulator {
     const item = this.openItem(fields, rec);
     item.takeToolDelta();
     const shell = item.shell;
+    // A piece after the first: the trailer takes the first one whole before this one.
+    item.settleTrailer(false);
     // With nothing kept (wuu-turns) only the size counts, and the end for an exit code: not decoded.
     if (this.maxOutput === 0 && fields instanceof WireFields) {
       const at = fields.literal(F.delta);
@@ -563,8 +613,11 @@ export class Accumulator {
     // Kept as JSON (./canonical.ts): decoded only for a bash call's trailer.
     const json = fields instanceof WireFields ? fields.json(F.delta) : undefined;
     if (json !== undefined) {
+      // The first piece kept as JSON is owed to the trailer, not decoded now (mostly only its end is, when read).
+      const first = item.output.bytes === 0;
       item.output.appendJson(json);
-      if (shell) feedTrailer(item.trailer, json.text());
+      if (shell && first && item.output.isJson) item.trailerOwed = true;
+      else if (shell) feedTrailer(item.trailer, json.text());
       return;
     }
     // A long piece of ASCII text (escapes of ASCII decoded into a reused buffer) is kept from its bytes: no string of all of it.

@@ -343,7 +343,7 @@ export class Transcoder {
 }
 
 /** The text of the JSON string literal in `buf[0..length)` (one this module made). */
-function decodeJson(buf: Buffer, length: number): string {
+export function decodeJson(buf: Buffer, length: number): string {
   return JSON.parse(buf.toString('utf8', 0, length)) as string;
 }
 
@@ -364,6 +364,11 @@ export class JsonText {
   /** UTF-8 bytes appended in all. */
   get bytes(): number {
     return this.capped !== undefined ? this.capped.bytes : this.jsonBytes;
+  }
+
+  /** Whether the text is still kept as JSON (see {@link literal}). */
+  get isJson(): boolean {
+    return this.capped === undefined;
   }
 
   /** Appends the literal the transcoder made last. */
