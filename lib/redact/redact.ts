@@ -36,7 +36,8 @@ import { applySpans, Redactor, type PathMode } from './engine.js';
 import { holdPoint, plainText, quietTail } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
-import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
+import { applyPatches, applyRange, walkJson, type Patch, type WalkOptions } from './walk.js';
+import { walkProven } from './walk-proven.js';
 import { literalPatcher, patchedBytes } from './line-bytes.js';
 import { Allowlist, fingerprint } from './allow.js';
 import { DEFAULT_SALT as SALT } from './placeholders.js';
@@ -267,7 +268,10 @@ class Redaction {
       const generation = engine.generation;
       const patches: Patch[] = [];
       const found: string[] = [];
-      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: this.options.findings !== undefined, raw }, patches)) return undefined;
+      const options: WalkOptions = { engine, hits: found, skipKey, onSkipped, scan, paths: this.options.findings !== undefined, raw };
+      // A proven line's own walk, read from its bytes (./walk-proven.ts), when nothing asks more of it.
+      const proven = raw !== undefined && raw.length === src.length && skipKey === undefined && scan && !options.paths;
+      if (!(proven ? walkProven(src, options, patches) : walkJson(src, 0, src.length, 0, options, patches))) return undefined;
       if (engine.generation === generation || attempt === 2) {
         for (const hit of found) hits.push(hit);
         return patches;
