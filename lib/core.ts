@@ -36,6 +36,16 @@ export interface OversizeLine {
   line: number;
 }
 
+/** What {@link Core.passLines} is given and reports. */
+export interface LineRun {
+  /** The longest line it may take (--max-line-bytes); a longer one goes the per-line way. */
+  readonly maxLineBytes: number;
+  /** Set by the core: how many lines it took. */
+  lines: number;
+  /** Writes `source[start, end)` (whole lines, the last newline excluded) through as it is. */
+  write(source: Buffer, start: number, end: number): void;
+}
+
 /** A transform's logic: one event in, zero or more outputs out. */
 export interface Core {
   /**
@@ -121,6 +131,19 @@ export interface Core {
    * Default: the runner proves the line itself (lib/validate.ts).
    */
   proves?(rec: LineRecord): boolean;
+  /**
+   * For a core that `passesThrough`: a run of whole lines dealt with in one
+   * call, before the runner splits them (no record, no `push` per line).
+   * Offered `source[start, end)` (`end` just past a newline, no line held
+   * across chunks), it takes the leading lines it can, each proven a valid
+   * event of at most `run.maxLineBytes` bytes whose `push` would only have
+   * written it through unchanged (or, under a mode that writes nothing,
+   * nothing), calls `run.write` for the bytes it writes through (a span of
+   * `source`, newline excluded), sets `run.lines` to the number taken and
+   * returns the offset past them. The first line it does not take goes the
+   * per-line way. Never asked under --strict, --pass-invalid or --follow.
+   */
+  passLines?(source: Buffer, start: number, end: number, run: LineRun): number;
   /**
    * Whether an input line of this type ends a run besides `result` (follow
    * mode then stops after its grace): wuu-import on Codex, whose last line is

@@ -213,7 +213,7 @@ const withoutProves: ToolSpec = {
   create(context) {
     const made = redactSpec.create(context);
     if (!('core' in made)) throw new Error('wuu-redact has a core');
-    const { proves: _proves, ...rest } = made.core;
+    const { proves: _proves, passLines: _passLines, ...rest } = made.core;
     const core: Core = { ...rest, push: made.core.push.bind(made.core) };
     return { ...made, core };
   },

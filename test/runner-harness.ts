@@ -116,7 +116,7 @@ export function copyingStdout(slow: boolean): Writable & { bytes(): Buffer } {
   return Object.assign(stream, { bytes: () => Buffer.concat(out) });
 }
 
-/** The core with its proof taken away (no `proves`, no `copies`): every line parsed and read the general way, the path before issue 20. */
+/** The core with its proof taken away (no `proves`, `copies` or `passLines`): every line parsed and read the general way, the path before issue 20. */
 export function withoutProof(spec: ToolSpec): ToolSpec {
   return {
     ...spec,
@@ -125,7 +125,7 @@ export function withoutProof(spec: ToolSpec): ToolSpec {
       if (!('core' in made)) throw new Error(`${spec.name} declares a core`);
       const core: Core = new Proxy(made.core, {
         get(target, prop) {
-          if (prop === 'proves' || prop === 'copies') return undefined;
+          if (prop === 'proves' || prop === 'copies' || prop === 'passLines') return undefined;
           const value: unknown = Reflect.get(target, prop);
           return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         },

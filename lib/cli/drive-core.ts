@@ -16,7 +16,7 @@
  * identity filter) goes further: a chunk's whole lines are proven in one loop
  * over its bytes (validEventLines) and written as one span of it.
  */
-import type { Core, Emit } from '../core.js';
+import type { Core, Emit, LineRun } from '../core.js';
 import { badLineMessage, LineSplitter, oversizeReason, OutputBatch, parseNothing, readLine, type Line, type LineHandler, type Output } from '../jsonl.js';
 import { NEW, TypeSniffer } from '../type-sniff.js';
 import { isJsonObject, linesValidated, typeValueAt, validEventLines } from '../validate.js';
@@ -181,6 +181,27 @@ function copyAllLines(state: RunState, batch: OutputBatch, maxLineBytes: number)
 }
 
 /**
+ * The same for a core that takes runs of lines itself (Core.passLines): what
+ * it writes through is added to the output as spans of the chunk.
+ */
+function passedLines(core: Core, state: RunState, batch: OutputBatch, maxLineBytes: number): { take(source: Buffer, start: number, end: number): number; lines: number } {
+  const pass = core.passLines!.bind(core);
+  const run: LineRun = { maxLineBytes, lines: 0, write: (source, start, end) => batch.addLine(source, start, end) };
+  return {
+    lines: 0,
+    take(source, start, end) {
+      this.lines = 0;
+      if (state.stopped) return start;
+      run.lines = 0;
+      const at = pass(source, start, end, run);
+      this.lines = run.lines;
+      if (run.lines > 0) state.bad.good();
+      return at;
+    },
+  };
+}
+
+/**
  * Whether read buffers may be used again (Core.keepsNoBytes): not for a core
  * with a hook that may keep bytes, not in follow mode (whose lines the
  * follow session reads), and only for an output that copies what it writes.
@@ -296,7 +317,8 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
       splitter.streamOversize = streamer?.lines;
       splitter.fastLine = gate?.offer;
       splitter.fastHeldLine = gate?.dropHeld;
-      splitter.fastLines = gate !== undefined && core.copies === true ? copyAllLines(state, batch, maxLineBytes) : undefined;
+      splitter.fastLines =
+        gate === undefined ? undefined : core.copies === true ? copyAllLines(state, batch, maxLineBytes) : core.passLines !== undefined ? passedLines(core, state, batch, maxLineBytes) : undefined;
       bomPending = passInvalid;
     },
     async (name) => {

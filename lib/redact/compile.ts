@@ -371,20 +371,24 @@ function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compile
     const edge = leftEdge(spec);
     const extent = checkable(spec);
     const rule = compiledOf(spec);
+    // Read from the pattern once per rule, not once per marker (start-up: every run builds these).
+    const readable = extent !== undefined && rule !== undefined;
+    const leads = readable && (spec.reach ?? 0) === 0 ? leadingLiterals(spec.pattern) : undefined;
+    const cuttable = readable && !readsAnyCharacter(spec.pattern);
     for (const marker of spec.markers!) {
       const key = fedForm(marker).toLowerCase();
       let entry = table.get(key);
       if (entry === undefined) table.set(key, (entry = { edge, check: { rules: [], leads: [], behind: 0, ahead: 0, ok: true, cuttable: true } }));
       entry.edge &&= edge;
       const check = entry.check;
-      if (extent === undefined || rule === undefined || /[^\x20-\x7e]/.test(key)) check.ok = false;
+      if (!readable || /[^\x20-\x7e]/.test(key)) check.ok = false;
       else {
         check.rules.push(rule);
-        const leads = (spec.reach ?? 0) === 0 ? leadingLiterals(spec.pattern) : undefined;
-        check.leads = leads === undefined || check.leads === null ? null : [...check.leads, ...leads];
+        if (leads === undefined) check.leads = null;
+        else if (check.leads !== null) for (const lead of leads) check.leads.push(lead);
         check.behind = Math.max(check.behind, extent.behind + (spec.reach ?? 0));
         check.ahead = Math.max(check.ahead, extent.ahead);
-        check.cuttable &&= !readsAnyCharacter(spec.pattern);
+        check.cuttable &&= cuttable;
       }
     }
   }

@@ -41,6 +41,17 @@ export class JsonTrack {
   deltaKeys = 0;
   deltaOpen = -1;
   deltaClose = -1;
+  /** The next string closed is the value of a top-level `type` member. */
+  private typeValue = false;
+  /**
+   * Top-level keys spelled `type`, and the quotes of the last one's value when
+   * it is a string (-1: not one); `typeEscaped`: that string holds an escape.
+   * wuu-redact reads a proven line's type from them (Core.passLines).
+   */
+  typeKeys = 0;
+  typeOpen = -1;
+  typeClose = -1;
+  typeEscaped = false;
 
   begin(): void {
     this.depth = 0;
@@ -50,6 +61,9 @@ export class JsonTrack {
     this.deltaNext = false;
     this.deltaKeys = 0;
     this.deltaOpen = -1;
+    this.typeValue = false;
+    this.typeKeys = 0;
+    this.typeOpen = -1;
   }
 
   /** Whether the line read so far is a whole valid event (call after {@link until} returned `end`). */
@@ -108,6 +122,8 @@ export class JsonTrack {
         if (this.typeNext) {
           this.typeNext = false;
           this.typeString = b === QUOTE;
+          this.typeValue = b === QUOTE;
+          this.typeOpen = -1;
         }
         if (b === QUOTE) {
           this.state = IN_VALUE;
@@ -139,6 +155,7 @@ export class JsonTrack {
       if (this.typeNext) {
         this.typeNext = false;
         this.typeString = true;
+        this.typeValue = true;
       }
       this.state = IN_VALUE;
       return true;
@@ -161,6 +178,12 @@ export class JsonTrack {
         this.deltaOpen = open;
         this.deltaClose = close;
       }
+      if (this.typeValue) {
+        this.typeValue = false;
+        this.typeOpen = open;
+        this.typeClose = close;
+        this.typeEscaped = escaped;
+      }
       return true;
     }
     this.state = COLON;
@@ -169,6 +192,7 @@ export class JsonTrack {
     this.typeNext = close - open === 5 && buf[open + 1] === 0x74 && buf[open + 2] === 0x79 && buf[open + 3] === 0x70 && buf[open + 4] === 0x65;
     this.deltaNext = close - open === 6 && buf[open + 1] === 0x64 && buf[open + 2] === 0x65 && buf[open + 3] === 0x6c && buf[open + 4] === 0x74 && buf[open + 5] === 0x61;
     if (this.deltaNext) this.deltaKeys++;
+    if (this.typeNext) this.typeKeys++;
     return true;
   }
 }

@@ -26,7 +26,7 @@ import { FAMILIES, type WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
 import { isJsonEvent } from '../validate.js';
 import { JsonTrack } from './json-track.js';
-import { PROVE_CLEAN, PROVE_HIT } from './prefilter.js';
+import { PROVE_CLEAN, PROVE_HIT, PROVE_UNSURE } from './prefilter.js';
 import { topLevelString, topLevelStringSpan } from '../scan.js';
 import { escapeControls } from '../text.js';
 import { censorEvent, JsonPathError, preparePath } from './censor.js';
@@ -36,7 +36,8 @@ import { applySpans, Redactor, type PathMode } from './engine.js';
 import { holdPoint, plainText, quietTail } from './hold-back.js';
 import { redactOversize } from './oversize-line.js';
 import { type RuleSpec } from './rule-spec.js';
-import { applyPatches, applyRange, walkJson, type Patch } from './walk.js';
+import { applyPatches, applyRange, walkJson, type Patch, type WalkOptions } from './walk.js';
+import { walkProven } from './walk-proven.js';
 import { literalPatcher, patchedBytes } from './line-bytes.js';
 import { Allowlist, fingerprint } from './allow.js';
 import { DEFAULT_SALT as SALT } from './placeholders.js';
@@ -267,7 +268,10 @@ class Redaction {
       const generation = engine.generation;
       const patches: Patch[] = [];
       const found: string[] = [];
-      if (!walkJson(src, 0, src.length, 0, { engine, hits: found, skipKey, onSkipped, scan, paths: this.options.findings !== undefined, raw }, patches)) return undefined;
+      const options: WalkOptions = { engine, hits: found, skipKey, onSkipped, scan, paths: this.options.findings !== undefined, raw };
+      // A proven line's own walk, read from its bytes (./walk-proven.ts), when nothing asks more of it.
+      const proven = raw !== undefined && raw.length === src.length && skipKey === undefined && scan && !options.paths;
+      if (!(proven ? walkProven(src, options, patches) : walkJson(src, 0, src.length, 0, options, patches))) return undefined;
       if (engine.generation === generation || attempt === 2) {
         for (const hit of found) hits.push(hit);
         return patches;
@@ -429,6 +433,38 @@ function sourceOf(rec: EventRecord): string {
   return rec.raw !== undefined ? rec.raw.toString('utf8') : JSON.stringify(rec.event);
 }
 
+/** What a proven line's type asks of Core.passLines: nothing, a delta piece's check, or the per-line way. */
+const PLAIN_TYPE = 0;
+const DELTA_TYPE = 1;
+const OTHER_TYPE = 2;
+
+/** The types push reads before it writes a clean line (delta pieces, workspaces to learn): by length, their bytes and kind. */
+const SPECIAL_TYPES: Array<Array<[Buffer, number]>> = [];
+for (const [types, kind] of [
+  [DELTA_TYPES, DELTA_TYPE],
+  [LEARN_TYPES, OTHER_TYPE],
+] as const) {
+  for (const type of types) (SPECIAL_TYPES[type.length] ??= []).push([Buffer.from(type), kind]);
+}
+
+/**
+ * The kind of the type of the line the track just proved, read from its
+ * bytes: the one top-level `type` string, without escapes (else OTHER_TYPE).
+ * A type of none of the special names is PLAIN_TYPE, whatever its bytes.
+ */
+function typeKind(source: Buffer, track: JsonTrack): number {
+  if (track.typeKeys !== 1 || track.typeOpen < 0 || track.typeEscaped) return OTHER_TYPE;
+  const from = track.typeOpen + 1;
+  const list = SPECIAL_TYPES[track.typeClose - from];
+  if (list === undefined) return PLAIN_TYPE;
+  for (const [name, kind] of list) {
+    let k = 0;
+    while (k < name.length && source[from + k] === name[k]) k++;
+    if (k === name.length) return kind;
+  }
+  return PLAIN_TYPE;
+}
+
 function lineOut(text: string, where: Place): EventRecord {
   return new LineRecord(Buffer.from(text), where.file, where.line);
 }
@@ -489,13 +525,25 @@ export function createRedact(options: RedactOptions = {}): Core {
   // A proven clean line's only top-level `delta` string, its body `[provenBody, provenClose)` in the line's chunk (-1: none).
   let provenBody = -1;
   let provenClose = -1;
+  // The line where passLines stopped, proven there (its verdict and the track's reading of it kept for Core.proves).
+  let stopSource: Buffer | undefined;
+  let stopStart = -1;
+  let stopEnd = -1;
+  let stopVerdict = PROVE_UNSURE;
+  let stopLong = true;
   return {
     // Lines are read lazily: push decides whether a line needs parsing at all.
     needsParse: () => !shortcut,
     passesThrough: true,
     proves(rec) {
       proven = undefined;
-      const verdict = engine.proveRaw(rec.source, track, rec.start, rec.end);
+      let verdict: number;
+      if (rec.source === stopSource && rec.start === stopStart && rec.end === stopEnd) {
+        // The line passLines stopped at, just proven there: its verdict is taken, not made again.
+        verdict = stopVerdict;
+        engine.longAnchors = stopLong;
+      } else verdict = engine.proveRaw(rec.source, track, rec.start, rec.end);
+      stopSource = undefined;
       provenBody = -1;
       if (verdict === PROVE_CLEAN) {
         provenHit = false;
@@ -509,6 +557,43 @@ export function createRedact(options: RedactOptions = {}): Core {
       else return false;
       proven = rec;
       return true;
+    },
+    /**
+     * The lines push would only write through (Core.passLines): proven clean
+     * (no marker) while no delta piece is held, not of a type that teaches a
+     * workspace, and a delta piece only when its raw tail holds nothing back
+     * (quietTail, as passClean judges it). One proof per line, and nothing
+     * else: no record, no sniffed type (the proof's track finds `type`).
+     */
+    passLines(source, start, end, lines) {
+      stopSource = undefined;
+      if (!shortcut || !streams.idle) return start;
+      const max = lines.maxLineBytes;
+      let at = start;
+      let taken = 0;
+      while (at < end) {
+        let newline = source.indexOf(0x0a, at);
+        if (newline < 0 || newline >= end) newline = end;
+        if (newline - at > max) break;
+        const verdict = engine.proveRaw(source, track, at, newline);
+        const kind = verdict === PROVE_CLEAN ? typeKind(source, track) : OTHER_TYPE;
+        if (kind === OTHER_TYPE || (kind === DELTA_TYPE && !(track.deltaKeys === 1 && track.deltaOpen >= 0 && !engine.longAnchors && quietTail(engine, source, track.deltaOpen + 1, track.deltaClose)))) {
+          stopSource = source;
+          stopStart = at;
+          stopEnd = newline;
+          stopVerdict = verdict;
+          stopLong = engine.longAnchors;
+          break;
+        }
+        taken++;
+        at = newline + 1;
+      }
+      if (taken > 0) {
+        tally.events += taken;
+        if (!check) lines.write(source, start, at - 1);
+      }
+      lines.lines = taken;
+      return at;
     },
     push(rec, emit) {
       tally.events++;

@@ -317,7 +317,7 @@ function readCommaOrEnd(w: Walk, c: number): boolean {
 }
 
 /** Redacts a key's text (not a wire field of the top level); returns the key as judged for secrecy. */
-function keyName(view: View, top: boolean, options: WalkOptions, patches: Patch[], path: string | undefined): { key: string; shown: string } {
+export function keyName(view: View, top: boolean, options: WalkOptions, patches: Patch[], path: string | undefined): { key: string; shown: string } {
   const key = view.text;
   if (top && WIRE_FIELDS.has(key)) return { key, shown: key };
   const spans = options.engine.spans(key, options.hits);
@@ -340,7 +340,7 @@ function pushMapped(view: View, spans: readonly Span[], patches: Patch[], path?:
 }
 
 /** Handles a string value `src[a, b)` (the literal's body) under `key`. */
-function stringValue(src: string, a: number, b: number, key: string | undefined, level: number, options: WalkOptions, patches: Patch[], path?: string): boolean {
+export function stringValue(src: string, a: number, b: number, key: string | undefined, level: number, options: WalkOptions, patches: Patch[], path?: string): boolean {
   const view = View.decode(src, a, b);
   if (view === undefined) return false;
   const text = view.text;
