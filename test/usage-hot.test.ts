@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { unitJson } from '../lib/usage/ledger.js';
-import { parsePricing, Pricer } from '../lib/usage/prices.js';
+import { parsePricing, Pricer, usdDecimal } from '../lib/usage/prices.js';
 import { readTokens, tokenValue, type TokenField } from '../lib/usage/tokens.js';
 import { UsageScanner } from '../lib/usage/scanner.js';
 import type { UsageUnit } from '../lib/usage/types.js';
@@ -81,6 +81,19 @@ t.test('unit lines: the kept texts of the last thread id, run id and time never 
   });
   const negative = { ...unit(1, 't', null, null), cache_read_tokens: -(2n ** 60n) };
   t.match(unitJson(negative), /"cache_read_tokens":-1152921504606846976,/, 'a count below -2^53 too');
+});
+
+t.test('usdDecimal: the double shortcut below 2^53 writes what the BigInt rule writes', async (t) => {
+  /** The exact decimal by BigInt division alone (the general rule). */
+  const general = (femto: bigint): string => {
+    const abs = femto < 0n ? -femto : femto;
+    const frac = (abs % 10n ** 15n).toString().padStart(15, '0').replace(/0+$/, '');
+    return `${femto < 0n ? '-' : ''}${abs / 10n ** 15n}${frac === '' ? '' : `.${frac}`}`;
+  };
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  const values = [0n, 1n, 9n, 10n, 100n, 10n ** 14n, 10n ** 15n - 1n, 10n ** 15n, 10n ** 15n + 1n, 8_999_999_999_999_999n, 9n * 10n ** 15n, safe - 1n, safe, safe + 1n, safe + 2n, 10n ** 20n + 5n, -1n, -(10n ** 15n), 27_256_500_000_000n];
+  for (let k = 0; k < 16; k++) values.push(7n * 10n ** BigInt(k), 123_456_789n * 10n ** BigInt(k % 8), safe - BigInt(k) * 999_999_999_999n);
+  for (const v of values) t.equal(usdDecimal(v), general(v), String(v));
 });
 
 t.test('prices: the kept last route gives each unit its own model price, models interleaved', async (t) => {

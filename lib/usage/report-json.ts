@@ -5,15 +5,17 @@
  * dollars are written as exact digits (a JSON number of any size); parsers
  * that read numbers as doubles lose digits beyond 2^53, `--merge` does not.
  */
-import { cacheHit, dateSources, keyColumns, type Sums, type UsageReport } from './grouping.js';
+import { exactHitOf } from '../events.js';
+import { dateSources, keyColumns, type Sums, type UsageReport } from './grouping.js';
 import { quoteFew, unitJson } from './ledger.js';
 import { usdDecimal } from './prices.js';
 import { promptOf, type Tokens } from './types.js';
 
-/** `"prompt_tokens":N,"cache_hit_ratio":R` of tokens. */
+/** `"prompt_tokens":N,"cache_hit_ratio":R` of tokens (the prompt summed once: BigInt sums allocate). */
 function derived(t: Tokens): string {
-  const hit = cacheHit(t);
-  return `"prompt_tokens":${promptOf(t)},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
+  const prompt = promptOf(t);
+  const hit = exactHitOf(t.cache_read_tokens, prompt);
+  return `"prompt_tokens":${prompt},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
 }
 
 /** The `"cost_usd"` member of a cost (null when unknown). */
