@@ -150,20 +150,22 @@ export function plainRowLine(row: UsageRow, by: string, fields: readonly string[
   const output = Number(s.output_tokens);
   const prompt = input + write + read;
   if (!(input >= 0 && write >= 0 && read >= 0 && output >= 0 && output <= MAX_SAFE && prompt <= MAX_HIT_PROMPT)) return undefined;
-  const line: Record<string, unknown> = { kind: row.kind, by };
-  for (let i = 0; i < fields.length; i++) line[fields[i]!] = row.keys[i] ?? null;
-  line.agent = row.agent;
-  if (row.kind === 'model') line.breakdown_model = row.model ?? '';
-  line.turns = s.turns;
-  line.agents = s.agents;
-  line.input_tokens = input;
-  line.cache_creation_tokens = write;
-  line.cache_read_tokens = read;
-  line.output_tokens = output;
-  line.prompt_tokens = prompt;
-  line.cache_hit_ratio = prompt === 0 ? null : Math.floor((read * 1e9) / prompt) / 1e9;
-  const text = JSON.stringify(line);
-  return `${text.slice(0, -1)}${priced ? costJson(s.unpriced ? null : s.cost) : ''},"date_source":${quoteFew(dateSources(s))}}`;
+  // The sums as an object of one shape (the keys before them vary with --by: a template).
+  const sums = JSON.stringify({
+    turns: s.turns,
+    agents: s.agents,
+    input_tokens: input,
+    cache_creation_tokens: write,
+    cache_read_tokens: read,
+    output_tokens: output,
+    prompt_tokens: prompt,
+    cache_hit_ratio: prompt === 0 ? null : Math.floor((read * 1e9) / prompt) / 1e9,
+  });
+  let keys = '';
+  for (let i = 0; i < fields.length; i++) keys += `,${JSON.stringify(fields[i])}:${JSON.stringify(row.keys[i] ?? null)}`;
+  const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
+  const cost = priced ? costJson(s.unpriced ? null : s.cost) : '';
+  return `{"kind":"${row.kind}","by":${JSON.stringify(by)}${keys},"agent":${quoteFew(row.agent)}${model},${sums.slice(1, -1)}${cost},"date_source":${quoteFew(dateSources(s))}}`;
 }
 
 /**
