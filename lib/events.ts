@@ -91,10 +91,14 @@ const MAX_EXACT_PROMPT = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1e9));
  * not hold read * 1e9); null for an empty prompt.
  */
 export function exactCacheHitRatio(t: Tokens<bigint>): number | null {
-  const prompt = promptTokens(t);
+  return exactHitOf(t.cache_read_tokens, promptTokens(t));
+}
+
+/** {@link exactCacheHitRatio} of a cache read and its prompt, for a caller that has the prompt already. */
+export function exactHitOf(cacheRead: bigint, prompt: bigint): number | null {
   if (prompt === 0n) return null;
-  if (prompt <= MAX_EXACT_PROMPT) return Math.floor((Number(t.cache_read_tokens) * 1e9) / Number(prompt)) / 1e9;
-  return Number((t.cache_read_tokens * 1_000_000_000n) / prompt) / 1e9;
+  if (prompt <= MAX_EXACT_PROMPT) return Math.floor((Number(cacheRead) * 1e9) / Number(prompt)) / 1e9;
+  return Number((cacheRead * 1_000_000_000n) / prompt) / 1e9;
 }
 
 export interface SessionConfigured {

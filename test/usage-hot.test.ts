@@ -5,8 +5,11 @@
  * the producer's case and on every case that must leave the shortcut.
  */
 import t from 'tap';
+import { exactCacheHitRatio } from '../lib/events.js';
+import type { Sums, UsageRow } from '../lib/usage/grouping.js';
 import { unitJson } from '../lib/usage/ledger.js';
-import { parsePricing, Pricer } from '../lib/usage/prices.js';
+import { plainRowLine, plainUnitLine, templateRowLine } from '../lib/usage/report-json.js';
+import { parsePricing, Pricer, usdDecimal } from '../lib/usage/prices.js';
 import { readTokens, tokenValue, type TokenField } from '../lib/usage/tokens.js';
 import { UsageScanner } from '../lib/usage/scanner.js';
 import type { UsageUnit } from '../lib/usage/types.js';
@@ -81,6 +84,61 @@ t.test('unit lines: the kept texts of the last thread id, run id and time never 
   });
   const negative = { ...unit(1, 't', null, null), cache_read_tokens: -(2n ** 60n) };
   t.match(unitJson(negative), /"cache_read_tokens":-1152921504606846976,/, 'a count below -2^53 too');
+});
+
+t.test('usdDecimal: the double shortcut below 2^53 writes what the BigInt rule writes', async (t) => {
+  /** The exact decimal by BigInt division alone (the general rule). */
+  const general = (femto: bigint): string => {
+    const abs = femto < 0n ? -femto : femto;
+    const frac = (abs % 10n ** 15n).toString().padStart(15, '0').replace(/0+$/, '');
+    return `${femto < 0n ? '-' : ''}${abs / 10n ** 15n}${frac === '' ? '' : `.${frac}`}`;
+  };
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  const values = [0n, 1n, 9n, 10n, 100n, 10n ** 14n, 10n ** 15n - 1n, 10n ** 15n, 10n ** 15n + 1n, 8_999_999_999_999_999n, 9n * 10n ** 15n, safe - 1n, safe, safe + 1n, safe + 2n, 10n ** 20n + 5n, -1n, -(10n ** 15n), 27_256_500_000_000n];
+  for (let k = 0; k < 16; k++) values.push(7n * 10n ** BigInt(k), 123_456_789n * 10n ** BigInt(k % 8), safe - BigInt(k) * 999_999_999_999n);
+  for (const v of values) t.equal(usdDecimal(v), general(v), String(v));
+});
+
+t.test('--json lines by JSON.stringify: the same text as the templates, or undefined beyond what doubles hold', async (t) => {
+  const big = 2n ** 53n;
+  const counts: Array<[bigint, bigint, bigint, bigint, boolean]> = [
+    [6586n, 2560n, 8192n, 1480n, true],
+    [0n, 0n, 0n, 0n, true],
+    [0n, 0n, 0n, 7n, true],
+    [1n, 0n, 2n, 0n, true],
+    [9_007_199n, 0n, 0n, 1n, true],
+    [9_007_199n, 1n, 0n, 1n, false],
+    [0n, 0n, 0n, big - 1n, true],
+    [0n, 0n, 0n, big, false],
+    [big + 1n, 0n, 0n, 0n, false],
+    [-1n, 0n, 0n, 0n, false],
+  ];
+  const texts: Array<string | null> = ['t1', '', 'q"\\\u0001\u2028\ud800é', null];
+  const units: UsageUnit[] = [];
+  counts.forEach(([input, write, read, output, plain], i) => {
+    const text = texts[i % texts.length]!;
+    const tokens = { input_tokens: input, cache_creation_tokens: write, cache_read_tokens: read, output_tokens: output };
+    const base = { file: `f${text ?? ''}`, line: i + 1, thread_id: text ?? 'x', run_id: text, run_status: text, provider: text ?? '', model: 'm', time: text, date_source: i % 2 === 0 ? ('session_id' as const) : null, ...tokens };
+    units.push({ ...base, kind: 'turn', turn_id: `u${text ?? ''}`, end: text, source: 'usage_updated' }, { ...base, kind: 'agent', agent_id: `a${text ?? ''}`, agent_type: text ?? '', agent_status: 'running', source: 'report' });
+    const expected = (u: UsageUnit) => {
+      const hit = exactCacheHitRatio(u);
+      return unitJson(u, `,"prompt_tokens":${u.input_tokens + u.cache_creation_tokens + u.cache_read_tokens},"cache_hit_ratio":${hit === null ? 'null' : hit}`);
+    };
+    for (const u of units.slice(-2)) t.equal(plainUnitLine(u), plain ? expected(u) : undefined, `${u.kind} ${i}`);
+    const sums: Sums = { turns: i, agents: 1, ...tokens, cost: 27_256_500_000_000n * BigInt(i), unpriced: i % 3 === 0, dates: i % 8 };
+    const rows: UsageRow[] = [
+      { kind: 'row', keys: [text, null, `f${i}`], agent: i % 2 === 0 ? 'main' : `agent"${i}`, sums },
+      { kind: 'model', keys: [text, 'r', null], agent: 'subagents', model: text ?? 'm', sums },
+    ];
+    for (const row of rows) {
+      for (const priced of [true, false]) {
+        for (const [by, fields] of [['run', ['thread_id', 'run_id', 'file']], ['day,model', ['day', 'model', 'file']]] as const) {
+          t.equal(plainRowLine(row, by, fields, priced), plain ? templateRowLine(row, by, fields, priced) : undefined, `${row.kind} ${i} ${by} priced ${priced}`);
+        }
+      }
+    }
+  });
+  t.equal(plainUnitLine({ ...units[0]!, kind: 'run' } as UsageUnit), undefined, 'a run record takes the template');
 });
 
 t.test('prices: the kept last route gives each unit its own model price, models interleaved', async (t) => {

@@ -62,8 +62,45 @@ class LastQuoted {
 }
 
 const threadIds = new LastQuoted();
-const runIds = new LastQuoted();
-const times = new LastQuoted();
+
+/**
+ * The members a unit shares with the other units of its run (run id and
+ * status, provider, model, time and its source) as JSON text, kept for the
+ * last values given: units come in file and line order, so a run's units
+ * ask for the same text one after the other, and it is built once per run.
+ */
+class RunMembers {
+  private runId: string | null = null;
+  private runStatus: string | null = null;
+  private provider = '';
+  private model = '';
+  private time: string | null = null;
+  private dateSource: string | null = null;
+  private text: string | undefined;
+
+  of(u: UsageUnit): string {
+    if (
+      this.text === undefined ||
+      u.run_id !== this.runId ||
+      u.run_status !== this.runStatus ||
+      u.provider !== this.provider ||
+      u.model !== this.model ||
+      u.time !== this.time ||
+      u.date_source !== this.dateSource
+    ) {
+      this.runId = u.run_id;
+      this.runStatus = u.run_status;
+      this.provider = u.provider;
+      this.model = u.model;
+      this.time = u.time;
+      this.dateSource = u.date_source;
+      this.text = `,"run_id":${j(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${j(u.time)},"date_source":${quoteFew(u.date_source)}`;
+    }
+    return this.text;
+  }
+}
+
+const runMembers = new RunMembers();
 
 /** Canonical JSON text of a unit (fixed field order, token counts as exact digits): the --json line. */
 export function unitJson(u: UsageUnit, extra = ''): string {
@@ -80,7 +117,7 @@ export function unitJson(u: UsageUnit, extra = ''): string {
     tail = '';
   }
   return (
-    `${head},"run_id":${runIds.of(u.run_id)},"run_status":${quoteFew(u.run_status)},"provider":${quoteFew(u.provider)},"model":${quoteFew(u.model)},"time":${times.of(u.time)},"date_source":${quoteFew(u.date_source)}${tail}` +
+    `${head}${runMembers.of(u)}${tail}` +
     `,"input_tokens":${u.input_tokens},"cache_creation_tokens":${u.cache_creation_tokens},"cache_read_tokens":${u.cache_read_tokens},"output_tokens":${u.output_tokens}${extra}}`
   );
 }

@@ -236,8 +236,15 @@ export function modelName(provider: string, model: string): string {
   return provider !== '' ? `${provider}/${model}` : model;
 }
 
+/** The largest femto-dollar count a double holds exactly (about $9). */
+const SAFE_FEMTO = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Exact decimal text of femto-dollars (`0.003765`, `12`), for machines. */
 export function usdDecimal(femto: bigint): string {
+  // Most costs (a turn's, a run's) are under $9: done in doubles, exact for
+  // integers below 2^53, without the BigInt divisions (the report writes one
+  // per unit and row).
+  if (femto >= 0n && femto <= SAFE_FEMTO) return usdDecimalSafe(Number(femto));
   const neg = femto < 0n;
   const abs = neg ? -femto : femto;
   const whole = abs / FEMTO_PER_USD;
@@ -246,6 +253,21 @@ export function usdDecimal(femto: bigint): string {
   while (cut > 0 && frac.charCodeAt(cut - 1) === 48) cut--;
   frac = frac.slice(0, cut);
   return `${neg ? '-' : ''}${whole}${frac === '' ? '' : `.${frac}`}`;
+}
+
+/** {@link usdDecimal} of a safe non-negative integer count of femto-dollars: the same text. */
+function usdDecimalSafe(femto: number): string {
+  // `%` of doubles is exact, and so is the division of a multiple of 1e15.
+  let frac = femto % 1e15;
+  const whole = (femto - frac) / 1e15;
+  if (frac === 0) return String(whole);
+  // Trailing zeros dropped as digits of the number: each division by ten is exact.
+  let width = 15;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    width--;
+  }
+  return `${whole}.${String(frac).padStart(width, '0')}`;
 }
 
 /** Digits with thousands separators. */

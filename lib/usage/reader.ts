@@ -223,7 +223,7 @@ export class InputReader {
   private parsed(chunk: Buffer, start: number, end: number, line: number): boolean {
     const parsed = parsedEvent(chunk, start, end);
     if (parsed === undefined) return false;
-    if (USAGE_TYPES.has(parsed.type)) this.scanner.push(parsed.type, parsed.event, line, chunk.subarray(start, end));
+    if (USAGE_TYPES.has(parsed.type)) this.scanner.pushSpan(parsed.type, parsed.event, line, chunk, start, end);
     else this.scanner.seen(line);
     return true;
   }
@@ -236,7 +236,7 @@ export class InputReader {
   private fast(chunk: Buffer, start: number, end: number, line: number): boolean {
     const parsed = parsedEvent(chunk, start, end);
     if (parsed === undefined || !USAGE_TYPES.has(parsed.type)) return false;
-    this.scanner.push(parsed.type, parsed.event, line, chunk.subarray(start, end));
+    this.scanner.pushSpan(parsed.type, parsed.event, line, chunk, start, end);
     return true;
   }
 

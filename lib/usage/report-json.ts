@@ -5,15 +5,17 @@
  * dollars are written as exact digits (a JSON number of any size); parsers
  * that read numbers as doubles lose digits beyond 2^53, `--merge` does not.
  */
-import { cacheHit, dateSources, keyColumns, type Sums, type UsageReport } from './grouping.js';
+import { exactHitOf } from '../events.js';
+import { dateSources, keyColumns, type Sums, type UsageReport, type UsageRow } from './grouping.js';
 import { quoteFew, unitJson } from './ledger.js';
 import { usdDecimal } from './prices.js';
-import { promptOf, type Tokens } from './types.js';
+import { promptOf, type Tokens, type UsageUnit } from './types.js';
 
-/** `"prompt_tokens":N,"cache_hit_ratio":R` of tokens. */
+/** `"prompt_tokens":N,"cache_hit_ratio":R` of tokens (the prompt summed once: BigInt sums allocate). */
 function derived(t: Tokens): string {
-  const hit = cacheHit(t);
-  return `"prompt_tokens":${promptOf(t)},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
+  const prompt = promptOf(t);
+  const hit = exactHitOf(t.cache_read_tokens, prompt);
+  return `"prompt_tokens":${prompt},"cache_hit_ratio":${hit === null ? 'null' : hit}`;
 }
 
 /** The `"cost_usd"` member of a cost (null when unknown). */
@@ -56,26 +58,141 @@ class Lines {
   }
 }
 
+/** The largest count a double holds exactly. */
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** The largest prompt whose hit ratio is worked out in doubles (lib/events.ts exactHitOf). */
+const MAX_HIT_PROMPT = Math.floor(Number.MAX_SAFE_INTEGER / 1e9);
+
+/**
+ * A unit's line without its cost: {@link unitJson} with the derived members,
+ * written by one JSON.stringify of an object in the same member order
+ * (native code, where the template of thirty pieces was JIT-compiled and
+ * run piece by piece). Only for counts a double holds exactly (and a prompt
+ * whose hit ratio exactHitOf works out in doubles): undefined otherwise, and
+ * the caller takes unitJson. Strings are quoted by JSON.stringify either way.
+ */
+export function plainUnitLine(u: UsageUnit): string | undefined {
+  const input = Number(u.input_tokens);
+  const write = Number(u.cache_creation_tokens);
+  const read = Number(u.cache_read_tokens);
+  const output = Number(u.output_tokens);
+  const prompt = input + write + read;
+  if (!(input >= 0 && write >= 0 && read >= 0 && output >= 0 && output <= MAX_SAFE && prompt <= MAX_HIT_PROMPT)) return undefined;
+  const hit = prompt === 0 ? null : Math.floor((read * 1e9) / prompt) / 1e9;
+  if (u.kind === 'turn') {
+    return JSON.stringify({
+      kind: 'turn',
+      file: u.file,
+      line: u.line,
+      thread_id: u.thread_id,
+      turn_id: u.turn_id,
+      run_id: u.run_id,
+      run_status: u.run_status,
+      provider: u.provider,
+      model: u.model,
+      time: u.time,
+      date_source: u.date_source,
+      end: u.end,
+      source: u.source,
+      input_tokens: input,
+      cache_creation_tokens: write,
+      cache_read_tokens: read,
+      output_tokens: output,
+      prompt_tokens: prompt,
+      cache_hit_ratio: hit,
+    });
+  }
+  if (u.kind === 'agent') {
+    return JSON.stringify({
+      kind: 'agent',
+      file: u.file,
+      line: u.line,
+      thread_id: u.thread_id,
+      agent_id: u.agent_id,
+      agent_type: u.agent_type,
+      agent_status: u.agent_status,
+      run_id: u.run_id,
+      run_status: u.run_status,
+      provider: u.provider,
+      model: u.model,
+      time: u.time,
+      date_source: u.date_source,
+      source: u.source,
+      input_tokens: input,
+      cache_creation_tokens: write,
+      cache_read_tokens: read,
+      output_tokens: output,
+      prompt_tokens: prompt,
+      cache_hit_ratio: hit,
+    });
+  }
+  return undefined;
+}
+
+/** A unit's line: {@link plainUnitLine} when it can, else the template; with its cost when priced. */
+function unitLine(u: UsageUnit, priced: boolean, cost: bigint | null): string {
+  const plain = plainUnitLine(u);
+  if (plain === undefined) return unitJson(u, `,${derived(u)}${priced ? costJson(cost) : ''}`);
+  return priced ? `${plain.slice(0, -1)}${costJson(cost)}}` : plain;
+}
+
+/**
+ * A row's line as the template below writes it, by one JSON.stringify of an
+ * object in the same member order (see {@link plainUnitLine}), the cost and
+ * date source appended; undefined when a count is beyond what a double holds
+ * exactly (the template then writes it).
+ */
+export function plainRowLine(row: UsageRow, by: string, fields: readonly string[], priced: boolean): string | undefined {
+  const s = row.sums;
+  const input = Number(s.input_tokens);
+  const write = Number(s.cache_creation_tokens);
+  const read = Number(s.cache_read_tokens);
+  const output = Number(s.output_tokens);
+  const prompt = input + write + read;
+  if (!(input >= 0 && write >= 0 && read >= 0 && output >= 0 && output <= MAX_SAFE && prompt <= MAX_HIT_PROMPT)) return undefined;
+  // The sums as an object of one shape (the keys before them vary with --by: a template).
+  const sums = JSON.stringify({
+    turns: s.turns,
+    agents: s.agents,
+    input_tokens: input,
+    cache_creation_tokens: write,
+    cache_read_tokens: read,
+    output_tokens: output,
+    prompt_tokens: prompt,
+    cache_hit_ratio: prompt === 0 ? null : Math.floor((read * 1e9) / prompt) / 1e9,
+  });
+  let keys = '';
+  for (let i = 0; i < fields.length; i++) keys += `,${JSON.stringify(fields[i])}:${JSON.stringify(row.keys[i] ?? null)}`;
+  const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
+  const cost = priced ? costJson(s.unpriced ? null : s.cost) : '';
+  return `{"kind":"${row.kind}","by":${JSON.stringify(by)}${keys},"agent":${quoteFew(row.agent)}${model},${sums.slice(1, -1)}${cost},"date_source":${quoteFew(dateSources(s))}}`;
+}
+
+/**
+ * A row's line by the template, for any counts: `by` and `fields` as
+ * {@link plainRowLine} takes them.
+ */
+export function templateRowLine(row: UsageRow, by: string, fields: readonly string[], priced: boolean): string {
+  let keys = '';
+  // Keys are mostly ids (one per row): quoted afresh, not through the cache of few values.
+  for (let i = 0; i < fields.length; i++) keys += `,${JSON.stringify(fields[i])}:${JSON.stringify(row.keys[i] ?? null)}`;
+  const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
+  return `{"kind":"${row.kind}","by":${JSON.stringify(by)}${keys},"agent":${quoteFew(row.agent)}${model},${sumsMembers(row.sums, priced)}}`;
+}
+
 /** Renders the report as JSON lines. */
 export function renderJson(report: UsageReport): string {
   const lines = new Lines();
   const priced = report.priced;
-  report.units.forEach((unit, i) => {
-    lines.push(unitJson(unit, `,${derived(unit)}${priced ? costJson(report.costs[i] ?? null) : ''}`));
-  });
-  const by = JSON.stringify(report.by.join(','));
-  // `,"FIELD":` of each key column, once.
-  const names = keyColumns(report.by).map(([field]) => `,${JSON.stringify(field)}:`);
-  for (const row of report.rows) {
-    let keys = '';
-    // Keys are mostly ids (one per row): quoted afresh, not through the cache of few values.
-    names.forEach((name, i) => (keys += name + JSON.stringify(row.keys[i] ?? null)));
-    const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
-    lines.push(`{"kind":"${row.kind}","by":${by}${keys},"agent":${quoteFew(row.agent)}${model},${sumsMembers(row.sums, priced)}}`);
-  }
+  const units = report.units;
+  for (let i = 0; i < units.length; i++) lines.push(unitLine(units[i]!, priced, report.costs[i] ?? null));
+  const by = report.by.join(',');
+  const fields = keyColumns(report.by).map(([field]) => field);
+  for (const row of report.rows) lines.push(plainRowLine(row, by, fields, priced) ?? templateRowLine(row, by, fields, priced));
   const t = report.totals;
+  const byJson = JSON.stringify(by);
   lines.push(
-    `{"kind":"total","by":${by},${sumsMembers(t.main.sums, priced)},"subagents":{${sumsMembers(t.subagents.sums, priced)}},` +
+    `{"kind":"total","by":${byJson},${sumsMembers(t.main.sums, priced)},"subagents":{${sumsMembers(t.subagents.sums, priced)}},` +
       `"all":{${sumsMembers(t.all.sums, priced)}}${priced ? `,"unpriced_models":${JSON.stringify(report.unpriced)}` : ''}}`,
   );
   return lines.text();

@@ -23,7 +23,7 @@
 import { TOKEN_FIELDS } from '../events.js';
 import { RootThreads, turnKey } from '../threads.js';
 import { eventTime, sessionTime, type Dated } from './dates.js';
-import { readTokens, type TokenField } from './tokens.js';
+import { plainTokens, readTokensField, type TokenField } from './tokens.js';
 import { addTokens, promptOf, zeroTokens, type AgentUnit, type Tokens, type TurnUnit, type UsageUnit, type Warn } from './types.js';
 
 /** The time of a file (its mtime, or now for stdin): a Dated, or (older callers) the time alone, taken as an mtime. */
@@ -203,8 +203,9 @@ export class UsageScanner {
   }
 
   /** Counts of an event, or undefined after warning that they are odd (the event is then not counted). */
-  private tokens(type: string, event: Record<string, unknown>, raw: Buffer | undefined, line: number, fields?: readonly TokenField[]): Tokens | undefined {
-    const t = readTokens(event, raw, fields);
+  private tokens(type: string, event: Record<string, unknown>, raw: Buffer | undefined, line: number, fields: readonly TokenField[] = FIELDS): Tokens | undefined {
+    // The line's bytes are cut out of its chunk only for the general rule (a count beyond 2^53 is read from its digits).
+    const t = plainTokens(event, fields) ?? readTokensField(event, raw ?? this.spanSource?.subarray(this.spanStart, this.spanEnd), fields);
     if (!Array.isArray(t)) return t;
     this.warn(`${this.file}:${line}: warning: ${type}: ${t.join(', ')}; this event is not counted`);
     return undefined;
@@ -215,6 +216,24 @@ export class UsageScanner {
     if (!this.runSeen) this.runLine = line;
     this.runSeen = true;
     this.lastLine = line;
+  }
+
+  /** The chunk and span of the line {@link pushSpan} is reading; undefined between lines (no chunk is kept past its line). */
+  private spanSource: Buffer | undefined;
+  private spanStart = 0;
+  private spanEnd = 0;
+
+  /**
+   * {@link push} for a line at `start`..`end` of a chunk: its bytes are cut
+   * out (a Buffer per line) only when a count needs its digits, not for
+   * every line read.
+   */
+  pushSpan(type: string, event: Record<string, unknown>, line: number, source: Buffer, start: number, end: number): void {
+    this.spanSource = source;
+    this.spanStart = start;
+    this.spanEnd = end;
+    this.push(type, event, line);
+    this.spanSource = undefined;
   }
 
   /**

@@ -63,9 +63,16 @@ function shortJson(value: unknown): string {
  * them (then the event must not be counted).
  */
 export function readTokens(event: Record<string, unknown>, raw: Buffer | undefined, fields: readonly TokenField[] = FIELDS): Tokens | string[] {
-  // The producer's case, on every counted event: each field a small
-  // non-negative integer (or, on a turn_completed, the cache fields absent).
-  // Read by name, one BigInt per field, no per-field loop.
+  return plainTokens(event, fields) ?? readTokensField(event, raw, fields);
+}
+
+/**
+ * The producer's case of {@link readTokens}, which needs no raw line: each
+ * field a small non-negative integer (or, on a turn_completed, the cache
+ * fields absent). Read by name, one BigInt per field, no per-field loop.
+ * Undefined for anything else (then readTokensField decides).
+ */
+export function plainTokens(event: Record<string, unknown>, fields: readonly TokenField[] = FIELDS): Tokens | undefined {
   const input = event.input_tokens;
   const output = event.output_tokens;
   if (isCount(input) && isCount(output)) {
@@ -77,7 +84,7 @@ export function readTokens(event: Record<string, unknown>, raw: Buffer | undefin
       return { input_tokens: bigOf(input), cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: bigOf(output) };
     }
   }
-  return readTokensField(event, raw, fields);
+  return undefined;
 }
 
 /** A plain count: a safe non-negative integer (own member of a parsed event, so no prototype is read). */
@@ -91,7 +98,7 @@ function bigOf(n: number): bigint {
 }
 
 /** {@link readTokens} field by field: odd values named, counts beyond 2^53 read from the raw digits. */
-function readTokensField(event: Record<string, unknown>, raw: Buffer | undefined, fields: readonly TokenField[]): Tokens | string[] {
+export function readTokensField(event: Record<string, unknown>, raw: Buffer | undefined, fields: readonly TokenField[]): Tokens | string[] {
   const out: Tokens = { input_tokens: 0n, cache_creation_tokens: 0n, cache_read_tokens: 0n, output_tokens: 0n };
   let problems: string[] | undefined;
   for (const f of fields) {
