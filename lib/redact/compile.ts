@@ -608,12 +608,14 @@ export function buildRules(specs: readonly Spec[]): Built {
     }
     partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
     const index = partials.length - 1;
+    // Read from the partial once per rule, not once per anchor.
+    const edge = edgePartial(spec);
     for (const anchor of anchors) {
       let entry = anchorIndexes.get(anchor);
       if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false, edge: true }));
       if (!entry.indexes.includes(index)) entry.indexes.push(index);
       entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
-      entry.edge &&= edgePartial(spec);
+      entry.edge &&= edge;
       for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, dispatchEntries, anchor.slice(0, k), index);
     }
   }
