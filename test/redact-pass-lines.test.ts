@@ -45,6 +45,9 @@ t.test('takes clean lines of plain types and quiet delta pieces; stops at anythi
   stopsAt('{"type":7}', 'a type that is not a string');
   stopsAt('{"delta":"ends with a word","type":"agent_message_delta"}', 'a piece whose tail may be held (e-mail local part)');
   stopsAt('{"delta":"a","delta":"b","type":"tool_output_delta"}', 'two delta members');
+  // An anchor in the tail (`pat` of `path`) that starts no partial: the hold-back keeps nothing, the piece is taken.
+  const anchored = '{"delta":"import path ","thread_id":"t","turn_id":"u","type":"agent_message_delta"}';
+  t.same(take(createRedact(), [anchored, CLEAN]), { lines: 2, written: [`${anchored}\n${CLEAN}`], rest: '' }, 'a tail the hold-back clears');
   // Names of a special name's length that are not it are plain.
   const same = '{"s":"x","type":"agent_message_delte"}';
   t.same(take(createRedact(), [same]), { lines: 1, written: [same], rest: '' }, 'a near name');

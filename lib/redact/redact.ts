@@ -491,30 +491,33 @@ export function createRedact(options: RedactOptions = {}): Core {
   const passClean = (rec: EventRecord, delta: boolean, emit: Emit, proved: boolean): boolean => {
     if (delta) {
       // The delta string's body: from the proof's pass when it read one (no second read of the line).
-      const inChunk = proved && provenBody >= 0;
-      let bytes = inChunk ? (rec as LineRecord).source : rec.raw!;
-      let body = inChunk ? provenBody : -1;
-      let close = provenClose;
-      if (!inChunk) {
+      if (proved && provenBody >= 0) {
+        const line = rec as LineRecord;
+        if (!quietPiece(line.source, line.start, line.end, provenBody, provenClose)) return false;
+      } else {
+        const bytes = rec.raw!;
         const bounds = deltaBounds(bytes) ?? bodyOf(topLevelStringSpan(bytes, 'delta'));
-        if (bounds !== undefined) [body, close] = bounds;
-      }
-      // Without a long anchor, most pieces are judged on their raw tail bytes (quietTail), nothing decoded.
-      if (engine.longAnchors || body < 0 || !quietTail(engine, bytes, body, close)) {
-        if (inChunk) {
-          // The line's own bytes, the body's offsets in them.
-          const start = (rec as LineRecord).start;
-          bytes = rec.raw!;
-          body -= start;
-          close -= start;
-        }
-        // The hold-back reads at most the last 16.6K characters (the last 1100 without a long anchor).
-        const text = deltaTail(bytes, engine.longAnchors ? 120_000 : 12_000, body < 0 ? undefined : [body, close]);
-        if (text === undefined || holdPoint(engine, text, engine.longAnchors) !== text.length) return false;
+        if (bounds !== undefined ? !quietPiece(bytes, 0, bytes.length, bounds[0], bounds[1]) : !holdsNothing(deltaTail(bytes, engine.longAnchors ? 120_000 : 12_000))) return false;
       }
     }
     if (!check) emit(rec);
     return true;
+  };
+
+  /** Whether the hold-back keeps nothing of a piece's decoded tail. */
+  const holdsNothing = (text: string | undefined): boolean => text !== undefined && holdPoint(engine, text, engine.longAnchors) === text.length;
+
+  /**
+   * Whether a clean delta piece holds nothing back: its body `source[body,
+   * close)` in the line `source[start, end)`. Without a long anchor, most
+   * pieces are judged on their raw tail bytes (quietTail), nothing decoded;
+   * otherwise the hold-back reads at most the last 16.6K characters (the last
+   * 1100 without a long anchor), from the line's own bytes.
+   */
+  const quietPiece = (source: Buffer, start: number, end: number, body: number, close: number): boolean => {
+    if (!engine.longAnchors && quietTail(engine, source, body, close)) return true;
+    const line = start === 0 && end === source.length ? source : source.subarray(start, end);
+    return holdsNothing(deltaTail(line, engine.longAnchors ? 120_000 : 12_000, [body - start, close - start]));
   };
 
   // Core.proves: the raw marker test and the line's validity in one pass
@@ -577,7 +580,7 @@ export function createRedact(options: RedactOptions = {}): Core {
         if (newline - at > max) break;
         const verdict = engine.proveRaw(source, track, at, newline);
         const kind = verdict === PROVE_CLEAN ? typeKind(source, track) : OTHER_TYPE;
-        if (kind === OTHER_TYPE || (kind === DELTA_TYPE && !(track.deltaKeys === 1 && track.deltaOpen >= 0 && !engine.longAnchors && quietTail(engine, source, track.deltaOpen + 1, track.deltaClose)))) {
+        if (kind === OTHER_TYPE || (kind === DELTA_TYPE && !(track.deltaKeys === 1 && track.deltaOpen >= 0 && quietPiece(source, at, newline, track.deltaOpen + 1, track.deltaClose)))) {
           stopSource = source;
           stopStart = at;
           stopEnd = newline;
