@@ -21,6 +21,7 @@
  * outside the bundle and load only when a run needs them.
  */
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -159,6 +160,37 @@ await Promise.all(
   }),
 );
 fs.writeFileSync(path.join(root, 'dist', 'bin', 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+
+/**
+ * The V8 code cache of the price library (lib/usage/genai-load.ts), written
+ * by a fresh node (no NODE_OPTIONS: V8 refuses a cache made under other
+ * flags) that compiles it as wuu-usage does, runs it and prices a few
+ * models, so that the functions a report calls are in the cache too.
+ */
+function writeGenaiCache() {
+  const load = pathToFileURL(path.join(root, 'dist', 'lib', 'usage', 'genai-load.js')).href;
+  const out = path.join(root, 'dist', 'bundle', 'genai-prices.cache');
+  const script = `
+    import fs from 'node:fs';
+    import { createRequire } from 'node:module';
+    import { GENAI_PRICES, cacheFileData, compileCommonJs, runCommonJs } from ${JSON.stringify(load)};
+    const require = createRequire(${JSON.stringify(pathToFileURL(path.join(root, 'dist', 'bundle', 'x.js')).href)});
+    const file = require.resolve(GENAI_PRICES);
+    const source = fs.readFileSync(file);
+    const compiled = compileCommonJs(file, source);
+    const lib = runCommonJs(compiled, file, require);
+    for (const [model, providerId] of [['gpt-5', 'openai'], ['gpt-5', undefined], ['claude-sonnet-4', 'anthropic'], ['claude-sonnet-4', 'p'], ['gemini-2.5-pro', undefined]]) {
+      try {
+        lib.calcPrice({ input_tokens: 1000, cache_read_tokens: 100, cache_write_tokens: 10, output_tokens: 100 }, model, providerId === undefined ? {} : { providerId });
+      } catch {}
+    }
+    fs.writeFileSync(${JSON.stringify(out)}, cacheFileData(source, compiled));
+  `;
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, stdio: 'inherit' });
+}
+writeGenaiCache();
 for (const name of names) {
   fs.chmodSync(path.join(root, 'dist', 'bin', `${name}.js`), 0o755);
   fs.chmodSync(bundleFile(name), 0o755);

@@ -136,6 +136,7 @@ const PROCESS_ALLOWED: Record<string, string> = {
   'lib/usage/parallel.ts': 'wuu-usage --jobs starts worker threads',
   'lib/usage/worker.ts': "a wuu-usage worker thread's entry point",
   'lib/usage/dates.ts': "a file's modification time dates a stream without timestamps (--since/--until by file)",
+  'lib/usage/genai-load.ts': "loading the price library reads its source and the bundle's code cache of it (what require reads, with V8's cache)",
 };
 
 t.test('the checker finds a planted circle and reports it as a path', async (t) => {

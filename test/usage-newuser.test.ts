@@ -69,6 +69,29 @@ t.test('session ids and times without an offset: pure tables', async (t) => {
     [null, undefined],
   ];
   for (const [id, want] of ids) t.equal(sessionTime(id), want, `session id ${id}`);
+  // The shape read by character codes gives what the regular expression gives.
+  const shape = /^(?:run-)?(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-./;
+  const general = (id: string) => {
+    const m = shape.exec(id);
+    return m === null ? undefined : sessionTime(`${m[1]}${m[2]}${m[3]}-${m[4]}${m[5]}${m[6]}-x`);
+  };
+  const base = '20260914-093000-ab12';
+  // Test names with the characters escaped (a raw line separator would cut the TAP line).
+  const named = (id: string) => JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const odd = ['run-', 'run-run-', 'Run-', 'run', 'x', ' ', '\u0660', '٠'];
+  const tails = ['-a', '-', '-\n', '-\r', '-\u2028', '-\u2029', '-\t', '-é', '--', 'a-b', ''];
+  for (const head of ['', ...odd]) {
+    for (let cut = 0; cut <= 15; cut++) {
+      for (const tail of tails) {
+        const id = head + base.slice(0, cut) + (cut >= 15 ? tail : tail.slice(0, 1));
+        t.equal(sessionTime(id), general(id), `by codes as by the expression: ${named(id)}`);
+      }
+    }
+    for (let k = 0; k < 15; k++) {
+      const id = `${head}${base.slice(0, k)}${['a', '٣', '-', '/'][k % 4]}${base.slice(k + 1)}`;
+      t.equal(sessionTime(id), general(id), `a wrong character at ${k}: ${named(id)}`);
+    }
+  }
   const values: Array<[unknown, string | undefined]> = [
     ['2026-09-14T23:30:00', '2026-09-14T23:30:00'],
     ['2026-09-14 23:30', '2026-09-14T23:30:00'],

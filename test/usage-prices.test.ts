@@ -5,6 +5,7 @@
  * model is `unknown` with one warning, never $0.
  */
 import t from 'tap';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { calcPrice } from '@pydantic/genai-prices';
@@ -142,6 +143,53 @@ t.test('prices tiered by prompt size are exact and agree with calcPrice on both 
       const ours = Number(pricer.cost(unit)) / 1e15;
       const lib = calcPrice({ input_tokens: input + write + read, cache_write_tokens: write, cache_read_tokens: read, output_tokens: output }, model, { providerId: provider })!.total_price;
       t.ok(Math.abs(ours - lib) < 1e-12, `${model} prompt ${input + write + read}: ${ours} = ${lib}`);
+    }
+  }
+});
+
+t.test('the price library loaded with a code cache is the library: same prices; a cache of another source, a damaged or a missing one changes nothing', async (t) => {
+  const { cacheFileData, cacheFor, compileCommonJs, GENAI_PRICES, loadGenaiPrices } = await import('../lib/usage/genai-load.js');
+  const { createRequire } = await import('node:module');
+  const { pathToFileURL } = await import('node:url');
+  const dir = tmpDir();
+  const from = pathToFileURL(path.join(ROOT, 'lib', 'usage', 'prices.ts'));
+  const file = createRequire(from).resolve(GENAI_PRICES);
+  const source = fs.readFileSync(file);
+  const good = path.join(dir, 'good.cache');
+  fs.writeFileSync(good, cacheFileData(source, compileCommonJs(file, source)));
+  // Whether V8 takes a cache shows only in a fresh process (a second compile of the same source in one process is served from V8's own compilation cache).
+  const taken = (cache: string) =>
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import fs from 'node:fs'; import { cacheFor, compileCommonJs } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'usage', 'genai-load.js')).href)};
+         const source = fs.readFileSync(${JSON.stringify(file)});
+         process.stdout.write(String(!compileCommonJs(${JSON.stringify(file)}, source, cacheFor(source, fs.readFileSync(${JSON.stringify(cache)}))).cachedDataRejected));`,
+      ],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+  t.equal(taken(good), 'true', 'V8 takes the cache made for this source');
+  // V8 checks only the length: a source of the same length is told apart by the digest.
+  const other = Buffer.from(source);
+  other[other.length - 2] = 0x20;
+  t.equal(cacheFor(other, fs.readFileSync(good)), undefined, 'the cache of another source of the same length is not used');
+  const damaged = path.join(dir, 'damaged.cache');
+  fs.writeFileSync(damaged, Buffer.concat([fs.readFileSync(good).subarray(0, 32), Buffer.from('not a code cache')]));
+  t.equal(taken(damaged), 'false', 'V8 refuses damaged data (and compiles the source)');
+  const short = path.join(dir, 'short.cache');
+  fs.writeFileSync(short, Buffer.from('x'));
+  const usage = { input_tokens: 12345, cache_read_tokens: 2000, cache_write_tokens: 300, output_tokens: 678 };
+  type Lib = typeof import('@pydantic/genai-prices');
+  const price = (lib: Pick<Lib, 'calcPrice'>, model: string, providerId?: string) => {
+    const r = lib.calcPrice(usage, model, providerId === undefined ? {} : { providerId });
+    return r === null ? null : [r.total_price, r.provider.id, r.model.id, JSON.stringify(r.model_price)];
+  };
+  for (const cache of [good, damaged, short, path.join(dir, 'missing.cache'), undefined]) {
+    const lib = loadGenaiPrices<Lib>(from, cache === undefined ? undefined : pathToFileURL(cache));
+    for (const [model, provider] of [['gpt-5', 'openai'], ['claude-sonnet-4', undefined], ['no-such-model', undefined]] as const) {
+      t.same(price(lib, model, provider), price({ calcPrice }, model, provider), `${path.basename(cache ?? 'no cache')}: ${model}`);
     }
   }
 });

@@ -64,8 +64,27 @@ export function isWallTime(time: string): boolean {
  */
 export function sessionTime(id: string | null | undefined): string | undefined {
   if (typeof id !== 'string') return undefined;
-  const m = /^(?:run-)?(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-./.exec(id);
-  return m === null ? undefined : wallTime(m[1], m[2], m[3], m[4], m[5], m[6]);
+  // `^(?:run-)?(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-.` read by
+  // character codes: a run closes with two of these (its root thread's and
+  // its run id's), and a regular expression match built seven strings each.
+  const at = id.startsWith('run-') && digitsAt(id, 4, 8) ? 4 : 0;
+  if (!digitsAt(id, at, 8) || id.charCodeAt(at + 8) !== DASH || !digitsAt(id, at + 9, 6) || id.charCodeAt(at + 15) !== DASH) return undefined;
+  // `.`: one more character, not a line terminator.
+  const next = id.charCodeAt(at + 16);
+  if (Number.isNaN(next) || next === 0x0a || next === 0x0d || next === 0x2028 || next === 0x2029) return undefined;
+  return wallTime(id.slice(at, at + 4), id.slice(at + 4, at + 6), id.slice(at + 6, at + 8), id.slice(at + 9, at + 11), id.slice(at + 11, at + 13), id.slice(at + 13, at + 15));
+}
+
+const DASH = 0x2d;
+
+/** Whether `text` has `count` ASCII digits from `at` (what `\d` matches). */
+function digitsAt(text: string, at: number, count: number): boolean {
+  if (text.length < at + count) return false;
+  for (let i = at; i < at + count; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /**

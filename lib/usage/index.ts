@@ -7,7 +7,7 @@
  * scanner, non-usage lines skipped as bytes), files (one file), parallel
  * (serial and worker-thread runs, signals), worker, ledger (each unit once),
  * dates (a unit's time: timestamp, session id, mtime; day/week/month in a zone), prices (built-in and --pricing, exact
- * money), grouping (rows, breakdown, totals), report-json, report-text
+ * money), genai-load (the built-in price library, with the build's code cache), grouping (rows, breakdown, totals), report-json, report-text
  * (table, Markdown, CSV, TSV), render (format dispatch), merge (--merge),
  * usage (the tool: its core and programmatic stream).
  */

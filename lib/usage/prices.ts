@@ -20,8 +20,8 @@
  * "output": USD, "cache_write": USD, "cache_read": USD}}` per million tokens
  * (`input` the uncached input), keyed by model or `provider/model`.
  */
-import { createRequire } from 'node:module';
 import { promptTokens } from '../events.js';
+import { loadGenaiPrices } from './genai-load.js';
 import type { Tokens, UsageUnit } from './types.js';
 
 /** Rates in nano-dollars per million tokens (so rate x tokens is femto-dollars). */
@@ -118,9 +118,15 @@ export function costAtRates(t: Tokens, r: Rates): bigint {
 type GenaiPrices = typeof import('@pydantic/genai-prices');
 let genai: GenaiPrices | undefined;
 
-/** The price library, loaded on first use (synchronously, from its CommonJS build). */
+declare const __WUU_BUNDLE__: boolean | undefined;
+
+/**
+ * The price library, loaded on first use (synchronously, from its CommonJS
+ * build); in a bundled binary with the code cache the build wrote next to it
+ * (genai-load.ts).
+ */
 function library(): GenaiPrices {
-  genai ??= createRequire(import.meta.url)('@pydantic/genai-prices') as GenaiPrices;
+  genai ??= loadGenaiPrices<GenaiPrices>(import.meta.url, typeof __WUU_BUNDLE__ === 'boolean' ? new URL('./genai-prices.cache', import.meta.url) : undefined);
   return genai;
 }
 

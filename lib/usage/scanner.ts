@@ -116,11 +116,11 @@ export class UsageScanner {
   private threads = new RootThreads();
   private runTime: string | undefined;
   private turns = new Map<string, TurnState>();
-  /** The entry of `turns` read last (turnFor); undefined once `turns` is replaced. */
+  /** The entry of `turns` read last (turnFor); undefined once `turns` is emptied. */
   private lastTurn: TurnState | undefined;
   private agents = new Map<string, AgentState>();
   private childTurns = new Map<string, ChildTurn>();
-  /** The entry of `childTurns` read last (usageUpdated); undefined once `childTurns` is replaced. */
+  /** The entry of `childTurns` read last (usageUpdated); undefined once `childTurns` is emptied. */
   private lastChild: ChildTurn | undefined;
   private runSeen = false;
   private runLine = 0;
@@ -376,15 +376,12 @@ export class UsageScanner {
     const runTime = this.runTime;
     const before = this.units.length;
     const root = this.threads.lastRootId() ?? '';
-    const session = sessionTime(root) ?? sessionTime(runId);
-    // A run has a few threads and many turns: each thread id is read as a date once.
-    const threadTimes = new Map<string, string | undefined>();
-    const threadTime = (thread: string): string | undefined => {
-      if (threadTimes.has(thread)) return threadTimes.get(thread);
-      const time = sessionTime(thread);
-      threadTimes.set(thread, time);
-      return time;
-    };
+    const rootTime = sessionTime(root);
+    const session = rootTime ?? sessionTime(runId);
+    // A run's turns are mostly its root thread's: the date of the thread
+    // before is kept (the root's to begin with), not worked out per turn.
+    let timedThread = root;
+    let threadTime = rootTime;
     for (const state of this.turns.values()) {
       if (state.provisional && this.threads.role(state.thread) === 'child') {
         // Seen before the root was known, and not the root after all: a sub-agent's own turn.
@@ -405,7 +402,11 @@ export class UsageScanner {
       }
       // A turn provisional when read takes the route its thread turned out to have.
       const route = state.provisional ? this.routeOf(state.thread) : state;
-      const when = this.dated(state.time, runTime, threadTime(state.thread) ?? session);
+      if (state.thread !== timedThread) {
+        timedThread = state.thread;
+        threadTime = sessionTime(timedThread);
+      }
+      const when = this.dated(state.time, runTime, threadTime ?? session);
       this.units.push({
         kind: 'turn',
         file: this.file,
@@ -448,18 +449,20 @@ export class UsageScanner {
         output_tokens: 0n,
       });
     }
-    this.turns = new Map();
+    // Emptied, not replaced: nothing outside holds them, and a run closes thousands of times in a fleet's stream.
+    this.turns.clear();
     this.lastTurn = undefined;
-    this.agents = new Map();
-    this.childTurns = new Map();
+    this.agents.clear();
+    this.childTurns.clear();
     this.lastChild = undefined;
-    this.threadRoutes = new Map();
-    this.threads = new RootThreads();
+    this.threadRoutes.clear();
+    this.threads.reset();
     this.runSeen = false;
     this.runTime = undefined;
   }
 
   private closeAgents(runId: string | null, status: string | null, runTime: string | undefined, session: string | undefined): void {
+    if (this.agents.size === 0 && this.childTurns.size === 0) return;
     // Child threads with snapshots but no subagent report: their snapshots are all there is.
     const unreported = new Map<string, { line: number; time: string | undefined; tokens: Tokens }>();
     for (const child of this.childTurns.values()) {
