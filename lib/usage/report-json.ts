@@ -51,10 +51,11 @@ class Lines {
     }
   }
 
-  /** The text: every line, each ended by a newline. */
+  /** The text: every line, each ended by a newline (one join makes one flat string, not a 4 MB one plus a newline to flatten again). */
   text(): string {
     if (this.batch.length > 0) this.batches.push(this.batch.join('\n'));
-    return this.batches.join('\n') + '\n';
+    this.batches.push('');
+    return this.batches.join('\n');
   }
 }
 
