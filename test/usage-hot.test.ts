@@ -8,7 +8,7 @@ import t from 'tap';
 import { exactCacheHitRatio } from '../lib/events.js';
 import type { Sums, UsageRow } from '../lib/usage/grouping.js';
 import { unitJson } from '../lib/usage/ledger.js';
-import { plainRowLine, plainUnitLine, templateRowLine } from '../lib/usage/report-json.js';
+import { plainRowLine, plainUnitLine, rowFrame, templateRowLine } from '../lib/usage/report-json.js';
 import { parsePricing, Pricer, usdDecimal } from '../lib/usage/prices.js';
 import { readTokens, tokenValue, type TokenField } from '../lib/usage/tokens.js';
 import { UsageScanner } from '../lib/usage/scanner.js';
@@ -133,7 +133,8 @@ t.test('--json lines by JSON.stringify: the same text as the templates, or undef
     for (const row of rows) {
       for (const priced of [true, false]) {
         for (const [by, fields] of [['run', ['thread_id', 'run_id', 'file']], ['day,model', ['day', 'model', 'file']]] as const) {
-          t.equal(plainRowLine(row, by, fields, priced), plain ? templateRowLine(row, by, fields, priced) : undefined, `${row.kind} ${i} ${by} priced ${priced}`);
+          const frame = rowFrame(by, fields);
+          t.equal(plainRowLine(row, frame, priced), plain ? templateRowLine(row, frame, priced) : undefined, `${row.kind} ${i} ${by} priced ${priced}`);
         }
       }
     }

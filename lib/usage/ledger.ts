@@ -222,11 +222,14 @@ export class UsageLedger {
    * a run holds only its result).
    */
   units(): UsageUnit[] {
+    const all = [...this.byKey.values()];
+    // Most reports hold no zero-usage run record: then there is nothing to leave out, and no run identities to build.
+    if (!all.some((u) => u.kind === 'run')) return all.sort(compareUnits);
     const runs = new Set<string>();
-    for (const unit of this.byKey.values()) {
+    for (const unit of all) {
       const key = unit.kind === 'run' ? undefined : runKey(unit);
       if (key !== undefined) runs.add(key);
     }
-    return [...this.byKey.values()].filter((u) => u.kind !== 'run' || !runs.has(runKey(u) ?? '')).sort(compareUnits);
+    return all.filter((u) => u.kind !== 'run' || !runs.has(runKey(u) ?? '')).sort(compareUnits);
   }
 }

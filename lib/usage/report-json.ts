@@ -137,13 +137,24 @@ function unitLine(u: UsageUnit, priced: boolean, cost: bigint | null): string {
   return priced ? `${plain.slice(0, -1)}${costJson(cost)}}` : plain;
 }
 
+/** What every row line of one report starts its keys with: `by` as JSON, and `,"FIELD":` of each key column. */
+export interface RowFrame {
+  by: string;
+  names: string[];
+}
+
+/** The {@link RowFrame} of a report grouped `by` (comma-joined) with these key columns: worked out once, not per row. */
+export function rowFrame(by: string, fields: readonly string[]): RowFrame {
+  return { by: JSON.stringify(by), names: fields.map((field) => `,${JSON.stringify(field)}:`) };
+}
+
 /**
  * A row's line as the template below writes it, by one JSON.stringify of an
  * object in the same member order (see {@link plainUnitLine}), the cost and
  * date source appended; undefined when a count is beyond what a double holds
  * exactly (the template then writes it).
  */
-export function plainRowLine(row: UsageRow, by: string, fields: readonly string[], priced: boolean): string | undefined {
+export function plainRowLine(row: UsageRow, frame: RowFrame, priced: boolean): string | undefined {
   const s = row.sums;
   const input = Number(s.input_tokens);
   const write = Number(s.cache_creation_tokens);
@@ -163,22 +174,21 @@ export function plainRowLine(row: UsageRow, by: string, fields: readonly string[
     cache_hit_ratio: prompt === 0 ? null : Math.floor((read * 1e9) / prompt) / 1e9,
   });
   let keys = '';
-  for (let i = 0; i < fields.length; i++) keys += `,${JSON.stringify(fields[i])}:${JSON.stringify(row.keys[i] ?? null)}`;
+  for (let i = 0; i < frame.names.length; i++) keys += frame.names[i]! + JSON.stringify(row.keys[i] ?? null);
   const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
   const cost = priced ? costJson(s.unpriced ? null : s.cost) : '';
-  return `{"kind":"${row.kind}","by":${JSON.stringify(by)}${keys},"agent":${quoteFew(row.agent)}${model},${sums.slice(1, -1)}${cost},"date_source":${quoteFew(dateSources(s))}}`;
+  return `{"kind":"${row.kind}","by":${frame.by}${keys},"agent":${quoteFew(row.agent)}${model},${sums.slice(1, -1)}${cost},"date_source":${quoteFew(dateSources(s))}}`;
 }
 
 /**
- * A row's line by the template, for any counts: `by` and `fields` as
- * {@link plainRowLine} takes them.
+ * A row's line by the template, for any counts.
  */
-export function templateRowLine(row: UsageRow, by: string, fields: readonly string[], priced: boolean): string {
+export function templateRowLine(row: UsageRow, frame: RowFrame, priced: boolean): string {
   let keys = '';
   // Keys are mostly ids (one per row): quoted afresh, not through the cache of few values.
-  for (let i = 0; i < fields.length; i++) keys += `,${JSON.stringify(fields[i])}:${JSON.stringify(row.keys[i] ?? null)}`;
+  for (let i = 0; i < frame.names.length; i++) keys += frame.names[i]! + JSON.stringify(row.keys[i] ?? null);
   const model = row.kind === 'model' ? `,"breakdown_model":${quoteFew(row.model ?? '')}` : '';
-  return `{"kind":"${row.kind}","by":${JSON.stringify(by)}${keys},"agent":${quoteFew(row.agent)}${model},${sumsMembers(row.sums, priced)}}`;
+  return `{"kind":"${row.kind}","by":${frame.by}${keys},"agent":${quoteFew(row.agent)}${model},${sumsMembers(row.sums, priced)}}`;
 }
 
 /** Renders the report as JSON lines. */
@@ -188,8 +198,8 @@ export function renderJson(report: UsageReport): string {
   const units = report.units;
   for (let i = 0; i < units.length; i++) lines.push(unitLine(units[i]!, priced, report.costs[i] ?? null));
   const by = report.by.join(',');
-  const fields = keyColumns(report.by).map(([field]) => field);
-  for (const row of report.rows) lines.push(plainRowLine(row, by, fields, priced) ?? templateRowLine(row, by, fields, priced));
+  const frame = rowFrame(by, keyColumns(report.by).map(([field]) => field));
+  for (const row of report.rows) lines.push(plainRowLine(row, frame, priced) ?? templateRowLine(row, frame, priced));
   const t = report.totals;
   const byJson = JSON.stringify(by);
   lines.push(
