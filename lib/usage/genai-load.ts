@@ -77,5 +77,6 @@ export function loadGenaiPrices<T>(from: string | URL, cacheFile: URL | undefine
   const source = fs.readFileSync(file);
   const data = cacheFor(source, cache);
   if (data === undefined) return require(GENAI_PRICES) as T;
-  return runCommonJs(compileCommonJs(file, source, data), file, require) as T;
+  // The module's own require resolves from its file, as Node's would (the library has no require today).
+  return runCommonJs(compileCommonJs(file, source, data), file, createRequire(file)) as T;
 }
