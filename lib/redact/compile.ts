@@ -7,7 +7,7 @@
  */
 import { RE2JS } from 're2js';
 import { fedForm } from './byte-scan.js';
-import { Automaton, type Lead, type MarkerPattern } from './prefilter.js';
+import { Automaton, type AutomatonData, type Lead, type MarkerPattern } from './prefilter.js';
 import { numberedPattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
 import { regexEnds, unionEnds, type Ends } from './regex-ends.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
@@ -67,6 +67,8 @@ export interface Built {
   rawTest: Automaton | undefined;
   /** The patterns of `rawTest`, for one automaton over fixed and learned rules (./engine.ts). */
   rawPatterns: MarkerPattern[];
+  /** The same as data (see {@link storedOf}). */
+  rawEntries: RawEntry[];
   partials: CompiledPartial[];
   /** Partial anchors; `partialsOf` maps a pattern id to partial indexes, `longAnchor` says whether it is a long one. */
   anchors: Automaton | undefined;
@@ -318,7 +320,8 @@ function markerTable(specs: readonly Spec[], indexOf: (spec: Spec) => number): M
 
 /** Rules tried at a raw marker hit, and how many characters after the marker a match may look at. */
 interface Check {
-  rules: Compiled[];
+  /** Indexes into the built rules. */
+  rules: number[];
   /** Exact texts one of which every rule's match starts with; null: some rule has none (no filter). */
   leads: Lead[] | null;
   behind: number;
@@ -364,13 +367,31 @@ function checkable(spec: Spec): Extent | undefined {
   return { behind: /\(\?<=/.test(spec.pattern) ? extent.behind : 0, ahead: extent.ahead };
 }
 
+/**
+ * A pattern of the raw-line test as data (./stored-tables.ts stores the
+ * default rules'): its `check` is the rules at `rules` (indexes into the
+ * built rules) tried at a hit; a `note` entry has only its text.
+ */
+export interface RawEntry {
+  text: string;
+  edge?: boolean;
+  word?: boolean;
+  /** Undefined: no check (every hit counts). */
+  rules?: number[];
+  leads?: Lead[];
+  behind?: number;
+  ahead?: number;
+  cuttable?: boolean;
+  note?: boolean;
+}
+
 /** The patterns of the raw-line test: each marker as the automaton is fed it (UTF-8 bytes, escapes). */
-function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compiled | undefined): MarkerPattern[] {
+function rawEntries(specs: readonly Spec[], indexOf: (spec: Spec) => number | undefined): RawEntry[] {
   const table = new Map<string, { edge: boolean; check: Check }>();
   for (const spec of specs) {
     const edge = leftEdge(spec);
     const extent = checkable(spec);
-    const rule = compiledOf(spec);
+    const rule = indexOf(spec);
     // Read from the pattern once per rule, not once per marker (start-up: every run builds these).
     const readable = extent !== undefined && rule !== undefined;
     const leads = readable && (spec.reach ?? 0) === 0 ? leadingLiterals(spec.pattern) : undefined;
@@ -396,12 +417,30 @@ function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compile
     text,
     edge,
     word: WORD_MARKERS.has(text),
-    check: check.ok ? (text2, at) => tryRules(check.rules, text2, at) : undefined,
+    rules: check.ok ? check.rules : undefined,
     leads: check.ok && check.leads !== null ? check.leads : undefined,
     behind: check.behind,
     ahead: check.ahead,
     cuttable: check.cuttable,
   }));
+}
+
+/** The raw test's patterns of {@link rawEntries}, their checks over `rules`. */
+function rawFromEntries(entries: readonly RawEntry[], rules: readonly Compiled[]): MarkerPattern[] {
+  return entries.map((e) => {
+    if (e.note === true) return { text: e.text, note: true };
+    const checked = e.rules?.map((i) => rules[i]!);
+    return {
+      text: e.text,
+      edge: e.edge,
+      word: e.word,
+      check: checked === undefined ? undefined : (text: string, at: number) => tryRules(checked, text, at),
+      leads: e.leads,
+      behind: e.behind,
+      ahead: e.ahead,
+      cuttable: e.cuttable,
+    };
+  });
 }
 
 /** Regex syntax characters: anything else stands for itself. */
@@ -557,8 +596,42 @@ function tryRules(rules: readonly Compiled[], text: string, at: number): boolean
   return false;
 }
 
-/** Builds the scan tables for `specs` (priority order). */
-export function buildRules(specs: readonly Spec[]): Built {
+/**
+ * What the build stores of the default rules' tables (./stored-tables.ts):
+ * the raw test's patterns as data and the automata, which are most of the
+ * tables' cost at start-up (cold code: a short run builds them once).
+ */
+export interface StoredBuild {
+  /** The marker automaton's texts and the number of rules: the stored tables fit only the list they were made of. */
+  markerTexts: string[];
+  rules: number;
+  raw: RawEntry[];
+  markers: AutomatonData;
+  rawTest: AutomatonData | undefined;
+  anchors: AutomatonData | undefined;
+}
+
+/** What {@link buildRules} may take from the build for `built` (its own tables as data). */
+export function storedOf(built: Built): StoredBuild {
+  return {
+    markerTexts: built.markerPatterns.map((p) => p.text),
+    rules: built.rules.length,
+    raw: built.rawEntries,
+    markers: built.markers.data(),
+    rawTest: built.rawTest?.data(),
+    anchors: built.anchors?.data(),
+  };
+}
+
+/** Whether `stored` was made from the rules whose markers are `patterns`, `rules` long (else it is not used). */
+function fits(stored: StoredBuild, patterns: readonly MarkerPattern[], rules: number, all: boolean, anchors: number): boolean {
+  if (stored.rules !== rules || stored.markerTexts.length !== patterns.length || (stored.rawTest !== undefined) !== all) return false;
+  if ((stored.anchors !== undefined) !== anchors > 0) return false;
+  return patterns.every((p, i) => p.text === stored.markerTexts[i]);
+}
+
+/** Builds the scan tables for `specs` (priority order); `stored`: their raw patterns and automata as the build made them, when they fit. */
+export function buildRules(specs: readonly Spec[], stored?: StoredBuild): Built {
   const skip = nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true);
   skip.kind = 'skip';
   const rules: Compiled[] = [skip];
@@ -580,7 +653,6 @@ export function buildRules(specs: readonly Spec[]): Built {
     rulesOf.push(Int32Array.from(indexes));
   }
   const all = unanchored.length === 0;
-  const markers = new Automaton(patterns);
 
   const partials: CompiledPartial[] = [];
   const prefixes = new Map<string, Array<[string, number[]]>>();
@@ -620,9 +692,15 @@ export function buildRules(specs: readonly Spec[]): Built {
     }
   }
   const anchorList = [...anchorIndexes];
-  // Long anchors are noted by the raw test: without one, a piece's hold-back looks at its last line only.
-  const raw = all ? rawPatterns(specs, (spec) => (indexOf.has(spec) ? rules[indexOf.get(spec)!] : undefined)) : [];
-  for (const [anchor, { long }] of anchorList) if (long) raw.push({ text: fedForm(anchor).toLowerCase(), note: true });
+  const fit = stored !== undefined && fits(stored, patterns, rules.length, all, anchorList.length) ? stored : undefined;
+  const markers = new Automaton(patterns, fit?.markers);
+  let entries = fit?.raw;
+  if (entries === undefined) {
+    entries = all ? rawEntries(specs, (spec) => indexOf.get(spec)) : [];
+    // Long anchors are noted by the raw test: without one, a piece's hold-back looks at its last line only.
+    for (const [anchor, { long }] of anchorList) if (long) entries.push({ text: fedForm(anchor).toLowerCase(), note: true });
+  }
+  const raw = rawFromEntries(entries, rules);
   return {
     rules,
     markers,
@@ -630,11 +708,12 @@ export function buildRules(specs: readonly Spec[]): Built {
     rulesOf,
     unanchored,
     markerTest: all ? markers : undefined,
-    rawTest: all ? new Automaton(raw) : undefined,
+    rawTest: all ? new Automaton(raw, fit?.rawTest) : undefined,
     rawPatterns: raw,
+    rawEntries: entries,
     partials,
     // `edge`: the quiet-tail reader (clearTail) passes over an anchor glued to a word, as every partial it leads refuses that.
-    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text, { edge }]) => ({ text, edge }))) : undefined,
+    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text, { edge }]) => ({ text, edge })), fit?.anchors) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),
     longAnchor: Uint8Array.from(anchorList.map(([, { long }]) => (long ? 1 : 0))),
     prefixes,
