@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { buildRules, storedOf, type Built } from '../lib/redact/compile.js';
+import { buildRules, storedOf, type Built, type Spec } from '../lib/redact/compile.js';
 import { defaultTablesBytes, fixedSpecs } from '../lib/redact/engine.js';
 import { decodeTables, encodeTables } from '../lib/redact/stored-tables.js';
 import { Automaton, type AutomatonData } from '../lib/redact/prefilter.js';
@@ -23,7 +23,7 @@ function plain(data: AutomatonData | undefined): unknown {
 
 /** What a Built's tables are, as data. */
 function tablesOf(built: Built): unknown {
-  const stored = storedOf(built);
+  const stored = storedOf([], built);
   return { ...stored, markers: plain(stored.markers), rawTest: plain(stored.rawTest), anchors: plain(stored.anchors), raw: JSON.stringify(stored.raw, (_k, v: unknown) => (v instanceof Uint8Array ? Array.from(v) : v)) };
 }
 
@@ -58,6 +58,8 @@ t.test('the stored default tables are the tables a build makes', async (t) => {
   t.not(taken.rawTest, fresh.rawTest);
   t.same(tablesOf(taken), tablesOf(fresh), 'same automata and raw patterns');
   t.same(verdicts(taken), verdicts(fresh), 'same verdicts');
+  t.equal(taken.freeReach, fresh.freeReach, 'free reach');
+  t.same(taken.freeEnds, fresh.freeEnds, 'free ends');
   t.equal(taken.rawPatterns.filter((p) => p.check !== undefined).length, fresh.rawPatterns.filter((p) => p.check !== undefined).length, 'the same patterns check');
 });
 
@@ -78,6 +80,9 @@ t.test('tables that do not fit the rules are built instead', async (t) => {
   const other = { ...stored, markerTexts: stored.markerTexts.map((m, i) => (i === 1 ? `${m}x` : m)) };
   t.same(tablesOf(buildRules(specs, other)), tablesOf(buildRules(specs)), 'another marker list: built');
   t.same(tablesOf(buildRules(specs, { ...stored, rules: stored.rules + 1 })), tablesOf(buildRules(specs)), 'another rule count: built');
+  const changed = specs.map((s, i) => (i === 0 ? { ...s, partial: `${s.partial ?? ''}x` } : s));
+  const edges = { ...stored, partialEdges: stored.partialEdges.map(() => false), freeReach: 1 };
+  t.same(tablesOf(buildRules(changed, edges)), tablesOf(buildRules(changed)), 'specs changed (markers alike): built');
 });
 
 t.test('bytes that are not stored tables decode to nothing', async (t) => {
@@ -90,7 +95,8 @@ t.test('bytes that are not stored tables decode to nothing', async (t) => {
   t.equal(decodeTables(bad), undefined, 'a header that is not JSON');
   const unaligned = Buffer.concat([Buffer.alloc(1), bytes]).subarray(1);
   t.same(plain(decodeTables(unaligned)?.stored.markers), plain(decodeTables(bytes)?.stored.markers), 'an unaligned copy reads the same');
-  const small = encodeTables('k', storedOf(buildRules([{ name: 'a', pattern: 'abc', markers: ['abc'], kind: 'secret', builtin: true }])));
+  const one: Spec[] = [{ name: 'a', pattern: 'abc', markers: ['abc'], kind: 'secret', builtin: true }];
+  const small = encodeTables('k', storedOf(one, buildRules(one)));
   t.equal(decodeTables(small)?.key, 'k', 'a small table keeps its key');
   t.ok(new Automaton([{ text: 'abc' }], decodeTables(small)!.stored.markers).patterns.length === 1);
 });

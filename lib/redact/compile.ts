@@ -69,6 +69,8 @@ export interface Built {
   rawPatterns: MarkerPattern[];
   /** The same as data (see {@link storedOf}). */
   rawEntries: RawEntry[];
+  /** By partial: whether it refuses a glued start (see {@link edgePartial}). */
+  partialEdges: boolean[];
   partials: CompiledPartial[];
   /** Partial anchors; `partialsOf` maps a pattern id to partial indexes, `longAnchor` says whether it is a long one. */
   anchors: Automaton | undefined;
@@ -602,35 +604,98 @@ function tryRules(rules: readonly Compiled[], text: string, at: number): boolean
  * tables' cost at start-up (cold code: a short run builds them once).
  */
 export interface StoredBuild {
-  /** The marker automaton's texts and the number of rules: the stored tables fit only the list they were made of. */
+  /** The specs it was made of (JSON): the stored tables fit only those. */
+  specs: string;
+  /** The marker automaton's texts and the number of rules: checked too. */
   markerTexts: string[];
   rules: number;
   raw: RawEntry[];
+  /** By partial: whether it refuses a glued start (see {@link edgePartial}). */
+  partialEdges: boolean[];
+  freeEnds: Ends | undefined;
+  freeReach: number;
   markers: AutomatonData;
   rawTest: AutomatonData | undefined;
   anchors: AutomatonData | undefined;
 }
 
-/** What {@link buildRules} may take from the build for `built` (its own tables as data). */
-export function storedOf(built: Built): StoredBuild {
+/** What {@link buildRules} may take from the build for `built`, made of `specs` (its own tables as data). */
+export function storedOf(specs: readonly Spec[], built: Built): StoredBuild {
   return {
+    specs: JSON.stringify(specs),
     markerTexts: built.markerPatterns.map((p) => p.text),
     rules: built.rules.length,
     raw: built.rawEntries,
+    partialEdges: built.partialEdges,
+    freeEnds: built.freeEnds,
+    freeReach: built.freeReach,
     markers: built.markers.data(),
     rawTest: built.rawTest?.data(),
     anchors: built.anchors?.data(),
   };
 }
 
-/** Whether `stored` was made from the rules whose markers are `patterns`, `rules` long (else it is not used). */
-function fits(stored: StoredBuild, patterns: readonly MarkerPattern[], rules: number, all: boolean, anchors: number): boolean {
+/** Whether `stored` was made from `specs`, whose markers are `patterns` and rules `rules` (else it is not used). */
+function fits(stored: StoredBuild, specs: readonly Spec[], patterns: readonly MarkerPattern[], rules: number, all: boolean): boolean {
   if (stored.rules !== rules || stored.markerTexts.length !== patterns.length || (stored.rawTest !== undefined) !== all) return false;
-  if ((stored.anchors !== undefined) !== anchors > 0) return false;
-  return patterns.every((p, i) => p.text === stored.markerTexts[i]);
+  return patterns.every((p, i) => p.text === stored.markerTexts[i]) && JSON.stringify(specs) === stored.specs;
 }
 
-/** Builds the scan tables for `specs` (priority order); `stored`: their raw patterns and automata as the build made them, when they fit. */
+/** The partials of {@link buildRules}, by anchor and without one. */
+interface Partials {
+  partials: CompiledPartial[];
+  partialEdges: boolean[];
+  prefixes: Map<string, Array<[string, number[]]>>;
+  freePartials: Array<(text: string, from: number) => number>;
+  anchorIndexes: Map<string, { indexes: number[]; long: boolean; edge: boolean }>;
+  fallbackHold: number;
+  freeReach: number;
+  freeEnds: Ends | undefined;
+}
+
+/** The partials of `specs`; what `fit` stored of them is taken (their edges, the free partials' ends and reach). */
+function buildPartials(specs: readonly Spec[], fit: StoredBuild | undefined): Partials {
+  const out: Partials = { partials: [], partialEdges: [], prefixes: new Map(), freePartials: [], anchorIndexes: new Map(), fallbackHold: 0, freeReach: 0, freeEnds: new Uint8Array(128) };
+  const dispatchEntries = new Map<string, [string, number[]]>();
+  for (const spec of specs) {
+    if (spec.partial === undefined && spec.compiledPartial === undefined) {
+      // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
+      // a user rule without one is covered by holding back a fixed tail.
+      if (!spec.builtin) out.fallbackHold = FALLBACK_HOLD;
+      continue;
+    }
+    const anchors = (spec.partialAnchors ?? spec.markers ?? []).map((a) => a.toLowerCase());
+    if (anchors.length === 0 || anchors.some((a) => a === '')) {
+      out.freePartials.push(freePartial(spec));
+      if (fit !== undefined) continue; // its ends and reach are stored
+      // Only built-ins are read (user partials are RE2 syntax).
+      out.freeEnds = unionEnds(out.freeEnds, spec.builtin && spec.partial !== undefined ? regexEnds(spec.partial, spec.flags) : undefined);
+      const extent = patternExtent(spec.partial ?? '');
+      out.freeReach = Math.max(out.freeReach, spec.builtin && spec.partial !== undefined && !/[mu]/.test(spec.flags ?? '') ? extent.ahead + extent.behind : Infinity);
+      continue;
+    }
+    out.partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
+    const index = out.partials.length - 1;
+    // Read from the partial once per rule, not once per anchor.
+    const edge = fit?.partialEdges[index] ?? edgePartial(spec);
+    out.partialEdges.push(edge);
+    for (const anchor of anchors) {
+      let entry = out.anchorIndexes.get(anchor);
+      if (entry === undefined) out.anchorIndexes.set(anchor, (entry = { indexes: [], long: false, edge: true }));
+      if (!entry.indexes.includes(index)) entry.indexes.push(index);
+      entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
+      entry.edge &&= edge;
+      for (let k = 1; k < anchor.length; k++) addDispatch(out.prefixes, dispatchEntries, anchor.slice(0, k), index);
+    }
+  }
+  if (fit !== undefined) {
+    out.freeEnds = fit.freeEnds;
+    out.freeReach = fit.freeReach;
+  }
+  return out;
+}
+
+/** Builds the scan tables for `specs` (priority order); `stored`: what the build stored of their tables, taken when made of these very specs. */
 export function buildRules(specs: readonly Spec[], stored?: StoredBuild): Built {
   const skip = nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true);
   skip.kind = 'skip';
@@ -653,46 +718,9 @@ export function buildRules(specs: readonly Spec[], stored?: StoredBuild): Built 
     rulesOf.push(Int32Array.from(indexes));
   }
   const all = unanchored.length === 0;
-
-  const partials: CompiledPartial[] = [];
-  const prefixes = new Map<string, Array<[string, number[]]>>();
-  const dispatchEntries = new Map<string, [string, number[]]>();
-  const freePartials: Array<(text: string, from: number) => number> = [];
-  const anchorIndexes = new Map<string, { indexes: number[]; long: boolean; edge: boolean }>();
-  let fallbackHold = 0;
-  let freeReach = 0;
-  let freeEnds: Ends | undefined = new Uint8Array(128);
-  for (const spec of specs) {
-    if (spec.partial === undefined && spec.compiledPartial === undefined) {
-      // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
-      // a user rule without one is covered by holding back a fixed tail.
-      if (!spec.builtin) fallbackHold = FALLBACK_HOLD;
-      continue;
-    }
-    const anchors = (spec.partialAnchors ?? spec.markers ?? []).map((a) => a.toLowerCase());
-    if (anchors.length === 0 || anchors.some((a) => a === '')) {
-      freePartials.push(freePartial(spec));
-      // Only built-ins are read (user partials are RE2 syntax).
-      freeEnds = unionEnds(freeEnds, spec.builtin && spec.partial !== undefined ? regexEnds(spec.partial, spec.flags) : undefined);
-      const extent = patternExtent(spec.partial ?? '');
-      freeReach = Math.max(freeReach, spec.builtin && spec.partial !== undefined && !/[mu]/.test(spec.flags ?? '') ? extent.ahead + extent.behind : Infinity);
-      continue;
-    }
-    partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
-    const index = partials.length - 1;
-    // Read from the partial once per rule, not once per anchor.
-    const edge = edgePartial(spec);
-    for (const anchor of anchors) {
-      let entry = anchorIndexes.get(anchor);
-      if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false, edge: true }));
-      if (!entry.indexes.includes(index)) entry.indexes.push(index);
-      entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
-      entry.edge &&= edge;
-      for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, dispatchEntries, anchor.slice(0, k), index);
-    }
-  }
+  const fit = stored !== undefined && fits(stored, specs, patterns, rules.length, all) ? stored : undefined;
+  const { partials, partialEdges, prefixes, freePartials, anchorIndexes, fallbackHold, freeReach, freeEnds } = buildPartials(specs, fit);
   const anchorList = [...anchorIndexes];
-  const fit = stored !== undefined && fits(stored, patterns, rules.length, all, anchorList.length) ? stored : undefined;
   const markers = new Automaton(patterns, fit?.markers);
   let entries = fit?.raw;
   if (entries === undefined) {
@@ -712,6 +740,7 @@ export function buildRules(specs: readonly Spec[], stored?: StoredBuild): Built 
     rawPatterns: raw,
     rawEntries: entries,
     partials,
+    partialEdges,
     // `edge`: the quiet-tail reader (clearTail) passes over an anchor glued to a word, as every partial it leads refuses that.
     anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text, { edge }]) => ({ text, edge })), fit?.anchors) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),

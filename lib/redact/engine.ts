@@ -576,7 +576,8 @@ function fixedTables(defaults: boolean, mode: PathMode, user: readonly RuleSpec[
 
 /** The default options' tables as the build stores them (scripts/bundle.mjs), built afresh. */
 export function defaultTablesBytes(): Uint8Array {
-  return encodeTables(STORED_KEY, storedOf(buildRules(fixedSpecs(true, 'home', []))));
+  const specs = fixedSpecs(true, 'home', []);
+  return encodeTables(STORED_KEY, storedOf(specs, buildRules(specs)));
 }
 
 /**

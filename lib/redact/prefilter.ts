@@ -110,6 +110,8 @@ export interface AutomatonData {
   outIds: Int32Array;
   /** Pairs: a state judged with Q_LEAD, the pattern whose leads it judges. */
   leads: readonly number[];
+  /** By pair of `leads`: that pattern's leads' runs joined (see {@link leadRun}). */
+  runs: readonly Uint8Array[];
 }
 
 /**
@@ -180,7 +182,7 @@ export class Automaton {
       const states = stored.outStart.length - 1;
       this.leadRuns = new Array<Uint8Array | undefined>(states);
       this.leadTexts = new Array<string | undefined>(states);
-      for (let k = 0; k + 1 < stored.leads.length; k += 2) this.setLead(stored.leads[k]!, stored.leads[k + 1]!);
+      for (let k = 0; k + 1 < stored.leads.length; k += 2) this.setLead(stored.leads[k]!, stored.leads[k + 1]!, stored.runs[k >> 1]);
       return;
     }
     const { classes, nonAscii } = this.assignClasses(patterns);
@@ -221,8 +223,10 @@ export class Automaton {
   }
 
   /** State `st` judges its lead with pattern `id`'s (the one output that is no note; see {@link quickOf}). */
-  private setLead(st: number, id: number): void {
+  private setLead(st: number, id: number, run?: Uint8Array): void {
     this.leadPairs.push(st, id);
+    // A stored run is the pattern's too: an automaton joined with learned patterns takes it.
+    if (run !== undefined && !joinedRuns.has(this.patterns[id]!)) joinedRuns.set(this.patterns[id]!, run);
     this.leadRuns[st] = leadRun(this.patterns[id]!);
     this.leadTexts[st] = this.patterns[id]!.text.toLowerCase();
   }
@@ -242,6 +246,7 @@ export class Automaton {
       outStart: this.outStart,
       outIds: this.outIds,
       leads: this.leadPairs,
+      runs: this.leadPairs.filter((_, k) => k % 2 === 0).map((st) => this.leadRuns[st]!),
     };
   }
 

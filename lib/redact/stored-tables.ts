@@ -38,38 +38,67 @@ class Payload {
 
 type Slot = [string, number, number];
 
-function automatonHeader(data: AutomatonData | undefined, payload: Payload): unknown {
+function automatonHeader(data: AutomatonData | undefined, payload: Payload, runs: Runs): unknown {
   if (data === undefined) return null;
   const { low, raw, rawString, delta, outStart, outIds, ...plain } = data;
   return {
     ...plain,
+    runs: plain.runs.map((run) => runs.add(run)),
     arrays: { low: payload.add(low), raw: payload.add(raw), rawString: payload.add(rawString), delta: payload.add(delta), outStart: payload.add(outStart), outIds: payload.add(outIds) },
   };
 }
 
-/** A lead's run as the codes it holds (a JSON array, not 128 bytes of zeros and ones). */
-function leadData(lead: Lead): unknown {
-  if (lead.run === undefined) return { text: lead.text, min: lead.min };
-  const codes: number[] = [];
-  for (let c = 0; c < lead.run.length; c++) if (lead.run[c] === 1) codes.push(c);
-  return { text: lead.text, run: codes, min: lead.min };
-}
+/**
+ * Leads' runs, each distinct one stored once (most leads run over the same
+ * few classes) as the codes it holds: the header stays small, and so does
+ * its parse at start-up.
+ */
+class Runs {
+  readonly list: number[][] = [];
+  private readonly index = new Map<string, number>();
 
-function entryData(entry: RawEntry): unknown {
-  return entry.leads === undefined ? entry : { ...entry, leads: entry.leads.map(leadData) };
+  /** The index of `run` (128 zeros and ones) in {@link list}. */
+  add(run: Uint8Array): number {
+    const codes: number[] = [];
+    for (let c = 0; c < run.length; c++) if (run[c] === 1) codes.push(c);
+    const key = codes.join(',');
+    let at = this.index.get(key);
+    if (at === undefined) {
+      at = this.list.push(codes) - 1;
+      this.index.set(key, at);
+    }
+    return at;
+  }
+
+  /** The lead as data, its run as an index into {@link list}. */
+  lead(lead: Lead): unknown {
+    return lead.run === undefined ? { text: lead.text, min: lead.min } : { text: lead.text, run: this.add(lead.run), min: lead.min };
+  }
+
+  entry(entry: RawEntry): unknown {
+    return entry.leads === undefined ? entry : { ...entry, leads: entry.leads.map((lead) => this.lead(lead)) };
+  }
 }
 
 /** The bytes of `stored`, made for the options whose key is `key`. */
 export function encodeTables(key: string, stored: StoredBuild): Uint8Array {
   const payload = new Payload();
+  const runs = new Runs();
+  const raw = stored.raw.map((entry) => runs.entry(entry));
   const header = {
     key,
     markerTexts: stored.markerTexts,
     rules: stored.rules,
-    raw: stored.raw.map(entryData),
-    markers: automatonHeader(stored.markers, payload),
-    rawTest: automatonHeader(stored.rawTest, payload),
-    anchors: automatonHeader(stored.anchors, payload),
+    runs: runs.list,
+    raw,
+    specs: stored.specs,
+    partialEdges: stored.partialEdges,
+    freeEnds: stored.freeEnds === undefined ? null : Array.from(stored.freeEnds),
+    // JSON has no Infinity.
+    freeReach: Number.isFinite(stored.freeReach) ? stored.freeReach : null,
+    markers: automatonHeader(stored.markers, payload, runs),
+    rawTest: automatonHeader(stored.rawTest, payload, runs),
+    anchors: automatonHeader(stored.anchors, payload, runs),
   };
   let json = Buffer.from(JSON.stringify(header), 'utf8');
   // The payload starts at a multiple of 4 (its Int32Arrays are views of the file's bytes).
@@ -84,7 +113,8 @@ export function encodeTables(key: string, stored: StoredBuild): Uint8Array {
 /** Little-endian machines only read the payload's Int32Arrays as written. */
 const LITTLE_ENDIAN = new Uint8Array(Int32Array.of(1).buffer)[0] === 1;
 
-interface AutomatonHeader extends Omit<AutomatonData, 'low' | 'raw' | 'rawString' | 'delta' | 'outStart' | 'outIds'> {
+interface AutomatonHeader extends Omit<AutomatonData, 'low' | 'raw' | 'rawString' | 'delta' | 'outStart' | 'outIds' | 'runs'> {
+  runs: number[];
   arrays: Record<'low' | 'raw' | 'rawString' | 'delta' | 'outStart' | 'outIds', Slot>;
 }
 
@@ -96,9 +126,10 @@ function view(bytes: Uint8Array, base: number, slot: Slot): Uint8Array | Int32Ar
   return type === 'i32' ? new Int32Array(bytes.buffer, bytes.byteOffset + base + at, length) : bytes.subarray(base + at, base + at + length);
 }
 
-function automatonOf(header: AutomatonHeader | null, bytes: Uint8Array, base: number): AutomatonData | undefined {
+function automatonOf(header: AutomatonHeader | null, bytes: Uint8Array, base: number, runs: readonly Uint8Array[]): AutomatonData | undefined {
   if (header === null) return undefined;
   const { arrays, ...plain } = header;
+  const joined = plain.runs.map((at) => runs[at]!);
   const u8 = (slot: Slot) => view(bytes, base, slot) as Uint8Array;
   const i32 = (slot: Slot) => view(bytes, base, slot) as Int32Array;
   return {
@@ -109,14 +140,8 @@ function automatonOf(header: AutomatonHeader | null, bytes: Uint8Array, base: nu
     delta: i32(arrays.delta),
     outStart: i32(arrays.outStart),
     outIds: i32(arrays.outIds),
+    runs: joined,
   };
-}
-
-function leadOf(data: { text: string; run?: number[]; min: number }): Lead {
-  if (data.run === undefined) return { text: data.text, min: data.min };
-  const run = new Uint8Array(128);
-  for (const c of data.run) run[c] = 1;
-  return { text: data.text, run, min: data.min };
 }
 
 /**
@@ -136,17 +161,39 @@ export function decodeTables(file: Uint8Array): { key: string; stored: StoredBui
       key: string;
       markerTexts: string[];
       rules: number;
-      raw: Array<RawEntry & { leads?: Array<{ text: string; run?: number[]; min: number }> }>;
+      runs: number[][];
+      specs: string;
+      partialEdges: boolean[];
+      freeEnds: number[] | null;
+      freeReach: number | null;
+      raw: Array<Omit<RawEntry, 'leads'> & { leads?: Array<{ text: string; run?: number; min: number }> }>;
       markers: AutomatonHeader;
       rawTest: AutomatonHeader | null;
       anchors: AutomatonHeader | null;
     };
-    const raw = header.raw.map((e): RawEntry => (e.leads === undefined ? e : { ...e, leads: e.leads.map(leadOf) }));
-    const markers = automatonOf(header.markers, bytes, base);
+    const runs = header.runs.map((codes) => {
+      const run = new Uint8Array(128);
+      for (const c of codes) run[c] = 1;
+      return run;
+    });
+    const leadOf = (lead: { text: string; run?: number; min: number }): Lead => (lead.run === undefined ? { text: lead.text, min: lead.min } : { text: lead.text, run: runs[lead.run]!, min: lead.min });
+    const raw = header.raw.map((e): RawEntry => (e.leads === undefined ? (e as RawEntry) : { ...e, leads: e.leads.map(leadOf) }));
+    const markers = automatonOf(header.markers, bytes, base, runs);
     if (markers === undefined) return undefined;
     return {
       key: header.key,
-      stored: { markerTexts: header.markerTexts, rules: header.rules, raw, markers, rawTest: automatonOf(header.rawTest, bytes, base), anchors: automatonOf(header.anchors, bytes, base) },
+      stored: {
+        specs: header.specs,
+        markerTexts: header.markerTexts,
+        rules: header.rules,
+        raw,
+        partialEdges: header.partialEdges,
+        freeEnds: header.freeEnds === null ? undefined : Uint8Array.from(header.freeEnds),
+        freeReach: header.freeReach ?? Infinity,
+        markers,
+        rawTest: automatonOf(header.rawTest, bytes, base, runs),
+        anchors: automatonOf(header.anchors, bytes, base, runs),
+      },
     };
   } catch {
     return undefined;
