@@ -5,10 +5,10 @@
  * repetition, see ./rule-spec.ts); user rules run on re2js, a linear-time
  * engine, so no user pattern can make the tool hang.
  */
-import { RE2JS } from 're2js';
 import { fedForm } from './byte-scan.js';
 import { Automaton, type AutomatonData, type Lead, type MarkerPattern } from './prefilter.js';
 import { numberedPattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { re2js, type RE2JS } from './lazy.js';
 import { regexEnds, unionEnds, type Ends } from './regex-ends.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 
@@ -189,6 +189,7 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
 /** RE2 flags for the JavaScript flags a rule may carry. */
 function re2Flags(flags: string | undefined): number {
   let out = 0;
+  const RE2JS = re2js();
   if (flags?.includes('i')) out |= RE2JS.CASE_INSENSITIVE;
   if (flags?.includes('m')) out |= RE2JS.MULTILINE;
   if (flags?.includes('s')) out |= RE2JS.DOTALL;
@@ -201,7 +202,7 @@ function re2Flags(flags: string | undefined): number {
  */
 export function compileLinear(source: string, flags: string | undefined, what: string): RE2JS {
   try {
-    return RE2JS.compile(source, re2Flags(flags));
+    return re2js().compile(source, re2Flags(flags));
   } catch (err) {
     const reason = (err as Error).message;
     throw new RuleError(
