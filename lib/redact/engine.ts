@@ -8,7 +8,6 @@
  * The engine reports findings as spans of the text it was given, so the
  * event walk can patch a line's encoded bytes in place (./walk.ts).
  */
-import fs from 'node:fs';
 import { buildRules, storedOf, type Built, type Compiled, type Match, type Spec, type StoredBuild } from './compile.js';
 import { Automaton, PROVE_CLEAN, PROVE_HIT, PROVE_UNSURE } from './prefilter.js';
 import type { JsonTrack } from './json-track.js';
@@ -18,7 +17,7 @@ import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
 import { isSharedHome, isUserName } from './users.js';
 import { accept } from './verdict.js';
 import { View } from './view.js';
-import { decodeTables, encodeTables } from './stored-tables.js';
+import { encodeTables, readStoredTables } from './stored-tables.js';
 import { Workspaces } from './workspaces.js';
 import { unionEnds, type Ends } from './regex-ends.js';
 import type { Allowlist } from './allow.js';
@@ -543,23 +542,9 @@ const optionsKey = (defaults: boolean, mode: PathMode, user: readonly RuleSpec[]
 /** The options whose tables the build stores: the defaults (no user rules; --allow and placeholders do not change the tables). */
 const STORED_KEY = optionsKey(true, 'home', []);
 
-declare const __WUU_BUNDLE__: boolean | undefined;
-
-/**
- * The stored tables (./stored-tables.ts) when the build wrote them: beside
- * this module in dist/lib/redact, or found from a bundle in dist/bundle.
- * Undefined without the file (the sources, under tests) or when it is not
- * one the code reads: then the tables are built.
- */
+/** The stored tables (./stored-tables.ts) when the build wrote them for these options; else they are built. */
 function storedTables(): StoredBuild | undefined {
-  const url = typeof __WUU_BUNDLE__ === 'boolean' ? new URL('../lib/redact/redact-tables.bin', import.meta.url) : new URL('./redact-tables.bin', import.meta.url);
-  let file: Buffer;
-  try {
-    file = fs.readFileSync(url);
-  } catch {
-    return undefined;
-  }
-  const decoded = decodeTables(file);
+  const decoded = readStoredTables();
   return decoded?.key === STORED_KEY ? decoded.stored : undefined;
 }
 

@@ -14,6 +14,7 @@
  * [type, offset, length] into the payload), then the payload, every array at
  * a multiple of 4 bytes from the payload's start (which is one too).
  */
+import fs from 'node:fs';
 import type { RawEntry, StoredBuild } from './compile.js';
 import type { AutomatonData, Lead } from './prefilter.js';
 
@@ -198,4 +199,22 @@ export function decodeTables(file: Uint8Array): { key: string; stored: StoredBui
   } catch {
     return undefined;
   }
+}
+
+declare const __WUU_BUNDLE__: boolean | undefined;
+
+/**
+ * The tables the build stored, beside this module in dist/lib/redact, or
+ * found from a bundle in dist/bundle. Undefined without the file (the
+ * sources, under tests) or when it is not one this code reads.
+ */
+export function readStoredTables(): { key: string; stored: StoredBuild } | undefined {
+  const url = typeof __WUU_BUNDLE__ === 'boolean' ? new URL('../lib/redact/redact-tables.bin', import.meta.url) : new URL('./redact-tables.bin', import.meta.url);
+  let file: Buffer;
+  try {
+    file = fs.readFileSync(url);
+  } catch {
+    return undefined;
+  }
+  return decodeTables(file);
 }
