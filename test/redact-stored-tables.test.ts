@@ -93,6 +93,11 @@ t.test('bytes that are not stored tables decode to nothing', async (t) => {
   const bad = Buffer.from(bytes);
   bad.writeUInt32LE(3, 4);
   t.equal(decodeTables(bad), undefined, 'a header that is not JSON');
+  const text = bytes.toString('latin1');
+  const damaged = Buffer.from(text.replace('"delta":["i32",', '"delta":["i32",4+'), 'latin1');
+  t.equal(decodeTables(damaged), undefined, 'a header that no longer parses');
+  const shifted = Buffer.from(text.replace(/"outIds":\["i32",(\d+),(\d+)\]/, (_m, at: string, n: string) => `"outIds":["i32",${at},${String(Number(n) - 1).padStart(n.length, '0')}]`), 'latin1');
+  t.equal(decodeTables(shifted), undefined, 'an automaton whose arrays do not fit together');
   const unaligned = Buffer.concat([Buffer.alloc(1), bytes]).subarray(1);
   t.same(plain(decodeTables(unaligned)?.stored.markers), plain(decodeTables(bytes)?.stored.markers), 'an unaligned copy reads the same');
   const one: Spec[] = [{ name: 'a', pattern: 'abc', markers: ['abc'], kind: 'secret', builtin: true }];

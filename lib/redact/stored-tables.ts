@@ -133,7 +133,7 @@ function automatonOf(header: AutomatonHeader | null, bytes: Uint8Array, base: nu
   const joined = plain.runs.map((at) => runs[at]!);
   const u8 = (slot: Slot) => view(bytes, base, slot) as Uint8Array;
   const i32 = (slot: Slot) => view(bytes, base, slot) as Int32Array;
-  return {
+  const data: AutomatonData = {
     ...plain,
     low: u8(arrays.low),
     raw: u8(arrays.raw),
@@ -143,6 +143,17 @@ function automatonOf(header: AutomatonHeader | null, bytes: Uint8Array, base: nu
     outIds: i32(arrays.outIds),
     runs: joined,
   };
+  if (!consistent(data)) throw new Error('stored tables: inconsistent automaton');
+  return data;
+}
+
+/** Whether an automaton's stored arrays have the sizes its constructor would give them (a damaged file is built afresh). */
+function consistent(data: AutomatonData): boolean {
+  const states = data.outStart.length - 1;
+  if (states < 1 || !Number.isInteger(data.stride) || data.stride < 3 || data.delta.length !== states * data.stride) return false;
+  if (data.low.length !== 256 || data.raw.length !== 256 || data.rawString.length !== 256) return false;
+  if (data.outIds.length !== data.outStart[states] || data.leads.length !== 2 * data.runs.length) return false;
+  return data.runs.every((run) => run !== undefined && run.length === 128);
 }
 
 /**
