@@ -32,6 +32,16 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 const names = fs.readdirSync(path.join(root, 'bin')).filter((f) => /^wuu-.*\.ts$/.test(f)).map((f) => f.slice(0, -3));
 
 /**
+ * wuu-redact's default tables (lib/redact/stored-tables.ts), stored as bytes
+ * beside the engine in dist/lib/redact (bundles find them from dist/bundle):
+ * a run reads them instead of building them at start-up.
+ */
+{
+  const { defaultTablesBytes } = await import(pathToFileURL(path.join(root, 'dist', 'lib', 'redact', 'engine.js')).href);
+  fs.writeFileSync(path.join(root, 'dist', 'lib', 'redact', 'redact-tables.bin'), defaultTablesBytes());
+}
+
+/**
  * Our modules have no import-time side effects: a module whose exports a
  * binary does not use is left out (wuu-check's programmatic checkBytes and
  * its through2/readable-stream, 190 KB a binary would load for nothing).

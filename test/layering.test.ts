@@ -137,6 +137,7 @@ const PROCESS_ALLOWED: Record<string, string> = {
   'lib/usage/worker.ts': "a wuu-usage worker thread's entry point",
   'lib/usage/dates.ts': "a file's modification time dates a stream without timestamps (--since/--until by file)",
   'lib/usage/genai-load.ts': "loading the price library reads its source and the bundle's code cache of it (what require reads, with V8's cache)",
+  'lib/redact/stored-tables.ts': "wuu-redact reads the default rules' tables the build stored (dist/lib/redact/redact-tables.bin) instead of building them at start-up",
 };
 
 t.test('the checker finds a planted circle and reports it as a path', async (t) => {

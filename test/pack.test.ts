@@ -21,7 +21,7 @@ t.test('npm pack --dry-run ships dist/, man/ and nothing private', async (t) => 
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; man: string[] };
   for (const bin of Object.values(pkg.bin)) t.ok(files.includes(bin), `binary ${bin}`);
   for (const page of pkg.man) t.ok(files.includes(page), `man page ${page}`);
-  for (const doc of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'examples/run.jsonl']) {
+  for (const doc of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'examples/run.jsonl', 'dist/lib/redact/redact-tables.bin']) {
     t.ok(files.includes(doc), doc);
   }
   const privatePattern = /^(test|bench|\.ci|tap-snapshots|node_modules|docs|dist\/test-bin|dist\/bench|dist\/test)\/|\.test\.|^tsconfig|^\.git/;

@@ -14,11 +14,11 @@
  * whose fingerprint is the entry (16 hex digits, any case; an optional
  * `fp:` prefix is allowed so report values can be pasted as they are).
  */
-import crypto from 'node:crypto';
+import { createHmac } from './lazy.js';
 
 /** The fingerprint of a finding's value: 16 hex digits of HMAC-SHA256 keyed by `salt`. */
 export function fingerprint(value: string, salt: string): string {
-  return crypto.createHmac('sha256', salt).update(value).digest('hex').slice(0, 16);
+  return createHmac('sha256', salt).update(value).digest('hex').slice(0, 16);
 }
 
 const FINGERPRINT = /^(?:fp:)?([0-9a-f]{16})$/i;

@@ -5,10 +5,10 @@
  * repetition, see ./rule-spec.ts); user rules run on re2js, a linear-time
  * engine, so no user pattern can make the tool hang.
  */
-import { RE2JS } from 're2js';
 import { fedForm } from './byte-scan.js';
-import { Automaton, type Lead, type MarkerPattern } from './prefilter.js';
+import { Automaton, type AutomatonData, type Lead, type MarkerPattern } from './prefilter.js';
 import { numberedPattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
+import { re2js, type RE2JS } from './lazy.js';
 import { regexEnds, unionEnds, type Ends } from './regex-ends.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 
@@ -67,6 +67,10 @@ export interface Built {
   rawTest: Automaton | undefined;
   /** The patterns of `rawTest`, for one automaton over fixed and learned rules (./engine.ts). */
   rawPatterns: MarkerPattern[];
+  /** The same as data (see {@link storedOf}). */
+  rawEntries: RawEntry[];
+  /** By partial: whether it refuses a glued start (see {@link edgePartial}). */
+  partialEdges: boolean[];
   partials: CompiledPartial[];
   /** Partial anchors; `partialsOf` maps a pattern id to partial indexes, `longAnchor` says whether it is a long one. */
   anchors: Automaton | undefined;
@@ -185,6 +189,7 @@ function nativeRule(spec: Spec, sticky: boolean): Compiled {
 /** RE2 flags for the JavaScript flags a rule may carry. */
 function re2Flags(flags: string | undefined): number {
   let out = 0;
+  const RE2JS = re2js();
   if (flags?.includes('i')) out |= RE2JS.CASE_INSENSITIVE;
   if (flags?.includes('m')) out |= RE2JS.MULTILINE;
   if (flags?.includes('s')) out |= RE2JS.DOTALL;
@@ -197,7 +202,7 @@ function re2Flags(flags: string | undefined): number {
  */
 export function compileLinear(source: string, flags: string | undefined, what: string): RE2JS {
   try {
-    return RE2JS.compile(source, re2Flags(flags));
+    return re2js().compile(source, re2Flags(flags));
   } catch (err) {
     const reason = (err as Error).message;
     throw new RuleError(
@@ -318,7 +323,8 @@ function markerTable(specs: readonly Spec[], indexOf: (spec: Spec) => number): M
 
 /** Rules tried at a raw marker hit, and how many characters after the marker a match may look at. */
 interface Check {
-  rules: Compiled[];
+  /** Indexes into the built rules. */
+  rules: number[];
   /** Exact texts one of which every rule's match starts with; null: some rule has none (no filter). */
   leads: Lead[] | null;
   behind: number;
@@ -364,13 +370,31 @@ function checkable(spec: Spec): Extent | undefined {
   return { behind: /\(\?<=/.test(spec.pattern) ? extent.behind : 0, ahead: extent.ahead };
 }
 
+/**
+ * A pattern of the raw-line test as data (./stored-tables.ts stores the
+ * default rules'): its `check` is the rules at `rules` (indexes into the
+ * built rules) tried at a hit; a `note` entry has only its text.
+ */
+export interface RawEntry {
+  text: string;
+  edge?: boolean;
+  word?: boolean;
+  /** Undefined: no check (every hit counts). */
+  rules?: number[];
+  leads?: Lead[];
+  behind?: number;
+  ahead?: number;
+  cuttable?: boolean;
+  note?: boolean;
+}
+
 /** The patterns of the raw-line test: each marker as the automaton is fed it (UTF-8 bytes, escapes). */
-function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compiled | undefined): MarkerPattern[] {
+function rawEntries(specs: readonly Spec[], indexOf: (spec: Spec) => number | undefined): RawEntry[] {
   const table = new Map<string, { edge: boolean; check: Check }>();
   for (const spec of specs) {
     const edge = leftEdge(spec);
     const extent = checkable(spec);
-    const rule = compiledOf(spec);
+    const rule = indexOf(spec);
     // Read from the pattern once per rule, not once per marker (start-up: every run builds these).
     const readable = extent !== undefined && rule !== undefined;
     const leads = readable && (spec.reach ?? 0) === 0 ? leadingLiterals(spec.pattern) : undefined;
@@ -396,12 +420,30 @@ function rawPatterns(specs: readonly Spec[], compiledOf: (spec: Spec) => Compile
     text,
     edge,
     word: WORD_MARKERS.has(text),
-    check: check.ok ? (text2, at) => tryRules(check.rules, text2, at) : undefined,
+    rules: check.ok ? check.rules : undefined,
     leads: check.ok && check.leads !== null ? check.leads : undefined,
     behind: check.behind,
     ahead: check.ahead,
     cuttable: check.cuttable,
   }));
+}
+
+/** The raw test's patterns of {@link rawEntries}, their checks over `rules`. */
+function rawFromEntries(entries: readonly RawEntry[], rules: readonly Compiled[]): MarkerPattern[] {
+  return entries.map((e) => {
+    if (e.note === true) return { text: e.text, note: true };
+    const checked = e.rules?.map((i) => rules[i]!);
+    return {
+      text: e.text,
+      edge: e.edge,
+      word: e.word,
+      check: checked === undefined ? undefined : (text: string, at: number) => tryRules(checked, text, at),
+      leads: e.leads,
+      behind: e.behind,
+      ahead: e.ahead,
+      cuttable: e.cuttable,
+    };
+  });
 }
 
 /** Regex syntax characters: anything else stands for itself. */
@@ -557,8 +599,105 @@ function tryRules(rules: readonly Compiled[], text: string, at: number): boolean
   return false;
 }
 
-/** Builds the scan tables for `specs` (priority order). */
-export function buildRules(specs: readonly Spec[]): Built {
+/**
+ * What the build stores of the default rules' tables (./stored-tables.ts):
+ * the raw test's patterns as data and the automata, which are most of the
+ * tables' cost at start-up (cold code: a short run builds them once).
+ */
+export interface StoredBuild {
+  /** The specs it was made of (JSON): the stored tables fit only those. */
+  specs: string;
+  /** The marker automaton's texts and the number of rules: checked too. */
+  markerTexts: string[];
+  rules: number;
+  raw: RawEntry[];
+  /** By partial: whether it refuses a glued start (see {@link edgePartial}). */
+  partialEdges: boolean[];
+  freeEnds: Ends | undefined;
+  freeReach: number;
+  markers: AutomatonData;
+  rawTest: AutomatonData | undefined;
+  anchors: AutomatonData | undefined;
+}
+
+/** What {@link buildRules} may take from the build for `built`, made of `specs` (its own tables as data). */
+export function storedOf(specs: readonly Spec[], built: Built): StoredBuild {
+  return {
+    specs: JSON.stringify(specs),
+    markerTexts: built.markerPatterns.map((p) => p.text),
+    rules: built.rules.length,
+    raw: built.rawEntries,
+    partialEdges: built.partialEdges,
+    freeEnds: built.freeEnds,
+    freeReach: built.freeReach,
+    markers: built.markers.data(),
+    rawTest: built.rawTest?.data(),
+    anchors: built.anchors?.data(),
+  };
+}
+
+/** Whether `stored` was made from `specs`, whose markers are `patterns` and rules `rules` (else it is not used). */
+function fits(stored: StoredBuild, specs: readonly Spec[], patterns: readonly MarkerPattern[], rules: number, all: boolean): boolean {
+  if (stored.rules !== rules || stored.markerTexts.length !== patterns.length || (stored.rawTest !== undefined) !== all) return false;
+  return patterns.every((p, i) => p.text === stored.markerTexts[i]) && JSON.stringify(specs) === stored.specs;
+}
+
+/** The partials of {@link buildRules}, by anchor and without one. */
+interface Partials {
+  partials: CompiledPartial[];
+  partialEdges: boolean[];
+  prefixes: Map<string, Array<[string, number[]]>>;
+  freePartials: Array<(text: string, from: number) => number>;
+  anchorIndexes: Map<string, { indexes: number[]; long: boolean; edge: boolean }>;
+  fallbackHold: number;
+  freeReach: number;
+  freeEnds: Ends | undefined;
+}
+
+/** The partials of `specs`; what `fit` stored of them is taken (their edges, the free partials' ends and reach). */
+function buildPartials(specs: readonly Spec[], fit: StoredBuild | undefined): Partials {
+  const out: Partials = { partials: [], partialEdges: [], prefixes: new Map(), freePartials: [], anchorIndexes: new Map(), fallbackHold: 0, freeReach: 0, freeEnds: new Uint8Array(128) };
+  const dispatchEntries = new Map<string, [string, number[]]>();
+  for (const spec of specs) {
+    if (spec.partial === undefined && spec.compiledPartial === undefined) {
+      // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
+      // a user rule without one is covered by holding back a fixed tail.
+      if (!spec.builtin) out.fallbackHold = FALLBACK_HOLD;
+      continue;
+    }
+    const anchors = (spec.partialAnchors ?? spec.markers ?? []).map((a) => a.toLowerCase());
+    if (anchors.length === 0 || anchors.some((a) => a === '')) {
+      out.freePartials.push(freePartial(spec));
+      if (fit !== undefined) continue; // its ends and reach are stored
+      // Only built-ins are read (user partials are RE2 syntax).
+      out.freeEnds = unionEnds(out.freeEnds, spec.builtin && spec.partial !== undefined ? regexEnds(spec.partial, spec.flags) : undefined);
+      const extent = patternExtent(spec.partial ?? '');
+      out.freeReach = Math.max(out.freeReach, spec.builtin && spec.partial !== undefined && !/[mu]/.test(spec.flags ?? '') ? extent.ahead + extent.behind : Infinity);
+      continue;
+    }
+    out.partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
+    const index = out.partials.length - 1;
+    // Read from the partial once per rule, not once per anchor.
+    const edge = fit?.partialEdges[index] ?? edgePartial(spec);
+    out.partialEdges.push(edge);
+    for (const anchor of anchors) {
+      let entry = out.anchorIndexes.get(anchor);
+      if (entry === undefined) out.anchorIndexes.set(anchor, (entry = { indexes: [], long: false, edge: true }));
+      if (!entry.indexes.includes(index)) entry.indexes.push(index);
+      entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
+      entry.edge &&= edge;
+      for (let k = 1; k < anchor.length; k++) addDispatch(out.prefixes, dispatchEntries, anchor.slice(0, k), index);
+    }
+  }
+  if (fit !== undefined) {
+    out.freeEnds = fit.freeEnds;
+    out.freeReach = fit.freeReach;
+  }
+  return out;
+}
+
+/** Builds the scan tables for `specs` (priority order); `stored`: what the build stored of their tables, taken when made of these very specs. */
+export function buildRules(specs: readonly Spec[], stored?: StoredBuild): Built {
   const skip = nativeRule({ name: '', pattern: PLACEHOLDER_PATTERN, kind: 'secret', builtin: true }, true);
   skip.kind = 'skip';
   const rules: Compiled[] = [skip];
@@ -580,49 +719,17 @@ export function buildRules(specs: readonly Spec[]): Built {
     rulesOf.push(Int32Array.from(indexes));
   }
   const all = unanchored.length === 0;
-  const markers = new Automaton(patterns);
-
-  const partials: CompiledPartial[] = [];
-  const prefixes = new Map<string, Array<[string, number[]]>>();
-  const dispatchEntries = new Map<string, [string, number[]]>();
-  const freePartials: Array<(text: string, from: number) => number> = [];
-  const anchorIndexes = new Map<string, { indexes: number[]; long: boolean; edge: boolean }>();
-  let fallbackHold = 0;
-  let freeReach = 0;
-  let freeEnds: Ends | undefined = new Uint8Array(128);
-  for (const spec of specs) {
-    if (spec.partial === undefined && spec.compiledPartial === undefined) {
-      // A built-in without a partial is covered by another one's (aws-secret-key by key-value);
-      // a user rule without one is covered by holding back a fixed tail.
-      if (!spec.builtin) fallbackHold = FALLBACK_HOLD;
-      continue;
-    }
-    const anchors = (spec.partialAnchors ?? spec.markers ?? []).map((a) => a.toLowerCase());
-    if (anchors.length === 0 || anchors.some((a) => a === '')) {
-      freePartials.push(freePartial(spec));
-      // Only built-ins are read (user partials are RE2 syntax).
-      freeEnds = unionEnds(freeEnds, spec.builtin && spec.partial !== undefined ? regexEnds(spec.partial, spec.flags) : undefined);
-      const extent = patternExtent(spec.partial ?? '');
-      freeReach = Math.max(freeReach, spec.builtin && spec.partial !== undefined && !/[mu]/.test(spec.flags ?? '') ? extent.ahead + extent.behind : Infinity);
-      continue;
-    }
-    partials.push(spec.compiledPartial ?? (spec.builtin ? nativePartial(spec) : linearPartial(spec)));
-    const index = partials.length - 1;
-    // Read from the partial once per rule, not once per anchor.
-    const edge = edgePartial(spec);
-    for (const anchor of anchors) {
-      let entry = anchorIndexes.get(anchor);
-      if (entry === undefined) anchorIndexes.set(anchor, (entry = { indexes: [], long: false, edge: true }));
-      if (!entry.indexes.includes(index)) entry.indexes.push(index);
-      entry.long ||= !spec.builtin || LONG_ANCHORS.has(anchor);
-      entry.edge &&= edge;
-      for (let k = 1; k < anchor.length; k++) addDispatch(prefixes, dispatchEntries, anchor.slice(0, k), index);
-    }
-  }
+  const fit = stored !== undefined && fits(stored, specs, patterns, rules.length, all) ? stored : undefined;
+  const { partials, partialEdges, prefixes, freePartials, anchorIndexes, fallbackHold, freeReach, freeEnds } = buildPartials(specs, fit);
   const anchorList = [...anchorIndexes];
-  // Long anchors are noted by the raw test: without one, a piece's hold-back looks at its last line only.
-  const raw = all ? rawPatterns(specs, (spec) => (indexOf.has(spec) ? rules[indexOf.get(spec)!] : undefined)) : [];
-  for (const [anchor, { long }] of anchorList) if (long) raw.push({ text: fedForm(anchor).toLowerCase(), note: true });
+  const markers = new Automaton(patterns, fit?.markers);
+  let entries = fit?.raw;
+  if (entries === undefined) {
+    entries = all ? rawEntries(specs, (spec) => indexOf.get(spec)) : [];
+    // Long anchors are noted by the raw test: without one, a piece's hold-back looks at its last line only.
+    for (const [anchor, { long }] of anchorList) if (long) entries.push({ text: fedForm(anchor).toLowerCase(), note: true });
+  }
+  const raw = rawFromEntries(entries, rules);
   return {
     rules,
     markers,
@@ -630,11 +737,13 @@ export function buildRules(specs: readonly Spec[]): Built {
     rulesOf,
     unanchored,
     markerTest: all ? markers : undefined,
-    rawTest: all ? new Automaton(raw) : undefined,
+    rawTest: all ? new Automaton(raw, fit?.rawTest) : undefined,
     rawPatterns: raw,
+    rawEntries: entries,
     partials,
+    partialEdges,
     // `edge`: the quiet-tail reader (clearTail) passes over an anchor glued to a word, as every partial it leads refuses that.
-    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text, { edge }]) => ({ text, edge }))) : undefined,
+    anchors: anchorList.length > 0 ? new Automaton(anchorList.map(([text, { edge }]) => ({ text, edge })), fit?.anchors) : undefined,
     partialsOf: anchorList.map(([, { indexes }]) => Int32Array.from(indexes)),
     longAnchor: Uint8Array.from(anchorList.map(([, { long }]) => (long ? 1 : 0))),
     prefixes,

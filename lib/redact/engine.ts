@@ -8,7 +8,7 @@
  * The engine reports findings as spans of the text it was given, so the
  * event walk can patch a line's encoded bytes in place (./walk.ts).
  */
-import { buildRules, type Built, type Compiled, type Match, type Spec } from './compile.js';
+import { buildRules, storedOf, type Built, type Compiled, type Match, type Spec, type StoredBuild } from './compile.js';
 import { Automaton, PROVE_CLEAN, PROVE_HIT, PROVE_UNSURE } from './prefilter.js';
 import type { JsonTrack } from './json-track.js';
 import { DEFAULT_SALT, Placeholders } from './placeholders.js';
@@ -17,6 +17,7 @@ import { DEFAULT_RULES, EMAIL_RULE, HOME_RULES, PATH_RULES } from './rules.js';
 import { isSharedHome, isUserName } from './users.js';
 import { accept } from './verdict.js';
 import { View } from './view.js';
+import { encodeTables, readStoredTables } from './stored-tables.js';
 import { Workspaces } from './workspaces.js';
 import { unionEnds, type Ends } from './regex-ends.js';
 import type { Allowlist } from './allow.js';
@@ -117,7 +118,7 @@ export class Redactor {
     this.values = options.values === true;
     // Compiled now (a bad user rule fails up front) and never again: what is
     // learned later only rebuilds the small tables of workspaces and user names.
-    this.fixed = fixedTables(this.fixedSpecs(), this.defaultRules, this.pathMode, this.userRules);
+    this.fixed = fixedTables(this.defaultRules, this.pathMode, this.userRules);
     this.compiled();
   }
 
@@ -159,20 +160,6 @@ export class Redactor {
     if (key === this.learnedKey) return; // the workspace rule reads its list itself
     this.learnedKey = key;
     this.tables = undefined;
-  }
-
-  /** The rules that never change: built-in and user rules, homes, e-mail, paths. */
-  private fixedSpecs(): Spec[] {
-    const specs: Spec[] = [];
-    const paths = this.pathMode !== 'none';
-    if (this.defaultRules) for (const rule of DEFAULT_RULES) specs.push({ ...rule, kind: 'secret', builtin: true });
-    for (const rule of this.userRules) specs.push({ ...rule, kind: 'secret', builtin: false });
-    if (paths) {
-      for (const rule of HOME_RULES) specs.push({ ...rule, kind: rule.kind ?? 'home', builtin: true });
-      specs.push({ ...EMAIL_RULE, kind: 'email', builtin: true });
-    }
-    if (this.pathMode === 'all') for (const rule of PATH_RULES) specs.push({ ...rule, kind: 'path', builtin: true });
-    return specs;
   }
 
   /** The rules made of what was learned: the workspaces, then the user names. */
@@ -533,18 +520,49 @@ function joinedMarkers(fixed: Built, learned: Built): Automaton | undefined {
   }
 }
 
+/** The rules that never change: built-in and user rules, homes, e-mail, paths. */
+export function fixedSpecs(defaults: boolean, mode: PathMode, user: readonly RuleSpec[]): Spec[] {
+  const specs: Spec[] = [];
+  const paths = mode !== 'none';
+  if (defaults) for (const rule of DEFAULT_RULES) specs.push({ ...rule, kind: 'secret', builtin: true });
+  for (const rule of user) specs.push({ ...rule, kind: 'secret', builtin: false });
+  if (paths) {
+    for (const rule of HOME_RULES) specs.push({ ...rule, kind: rule.kind ?? 'home', builtin: true });
+    specs.push({ ...EMAIL_RULE, kind: 'email', builtin: true });
+  }
+  if (mode === 'all') for (const rule of PATH_RULES) specs.push({ ...rule, kind: 'path', builtin: true });
+  return specs;
+}
+
 /** Fixed tables by options: rebuilt by no Redactor after the first with the same rules. */
 const fixedCache = new Map<string, Built>();
 
-function fixedTables(specs: Spec[], defaults: boolean, mode: PathMode, user: readonly RuleSpec[]): Built {
-  const key = `${defaults}\u0000${mode}\u0000${JSON.stringify(user)}`;
+const optionsKey = (defaults: boolean, mode: PathMode, user: readonly RuleSpec[]) => `${defaults}\u0000${mode}\u0000${JSON.stringify(user)}`;
+
+/** The options whose tables the build stores: the defaults (no user rules; --allow and placeholders do not change the tables). */
+const STORED_KEY = optionsKey(true, 'home', []);
+
+/** The stored tables (./stored-tables.ts) when the build wrote them for these options; else they are built. */
+function storedTables(): StoredBuild | undefined {
+  const decoded = readStoredTables();
+  return decoded?.key === STORED_KEY ? decoded.stored : undefined;
+}
+
+function fixedTables(defaults: boolean, mode: PathMode, user: readonly RuleSpec[]): Built {
+  const key = optionsKey(defaults, mode, user);
   let built = fixedCache.get(key);
   if (built === undefined) {
-    built = buildRules(specs);
+    built = buildRules(fixedSpecs(defaults, mode, user), key === STORED_KEY ? storedTables() : undefined);
     if (fixedCache.size >= 16) fixedCache.clear();
     fixedCache.set(key, built);
   }
   return built;
+}
+
+/** The default options' tables as the build stores them (scripts/bundle.mjs), built afresh. */
+export function defaultTablesBytes(): Uint8Array {
+  const specs = fixedSpecs(true, 'home', []);
+  return encodeTables(STORED_KEY, storedOf(specs, buildRules(specs)));
 }
 
 /**

@@ -5,7 +5,7 @@
  * ASCII without quotes or backslashes, so they read the same at any level of
  * JSON encoding, and every rule skips them (idempotence).
  */
-import crypto from 'node:crypto';
+import { createHmac } from './lazy.js';
 import { PLACEHOLDER_PATTERN, type RuleKind } from './rule-spec.js';
 
 /** The salt used by --pseudonymize without --salt. Public: use a per-project salt. */
@@ -45,7 +45,7 @@ export class Placeholders {
     const id = `${tag}\u0000${normal}`;
     let hash = this.hashes.get(id);
     if (hash === undefined) {
-      hash = crypto.createHmac('sha256', this.salt).update(id).digest('hex').slice(0, 8);
+      hash = createHmac('sha256', this.salt).update(id).digest('hex').slice(0, 8);
       if (this.hashes.size > 65536) this.hashes.clear();
       this.hashes.set(id, hash);
     }

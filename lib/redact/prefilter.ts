@@ -95,17 +95,36 @@ const HEX = new Int32Array(256).fill(-0x10000);
 for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
 for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
 
+/** An automaton's tables (see {@link Automaton.data}): what its constructor computes from the patterns. */
+export interface AutomatonData {
+  low: Uint8Array;
+  raw: Uint8Array;
+  rawString: Uint8Array;
+  /** Pairs: a character code from 256 on, its class. */
+  wide: readonly number[];
+  nonAscii: boolean;
+  /** Columns of a row: the classes, the escape column and the quick refusal's. */
+  stride: number;
+  delta: Int32Array;
+  outStart: Int32Array;
+  outIds: Int32Array;
+  /** Pairs: a state judged with Q_LEAD, the pattern whose leads it judges. */
+  leads: readonly number[];
+  /** By pair of `leads`: that pattern's leads' runs joined (see {@link leadRun}). */
+  runs: readonly Uint8Array[];
+}
+
 /**
  * A set of literals compiled to a deterministic automaton. Pattern ids are
  * their indexes in the constructor's list.
  */
 export class Automaton {
   /** Character code → class (0: a character no pattern holds); `wide` for codes from 256 on. */
-  private readonly low = new Uint8Array(256);
+  private readonly low: Uint8Array = new Uint8Array(256);
   /** The same for raw bytes, but a backslash goes to the extra column, whose every entry is ESCAPE. */
-  private readonly raw = new Uint8Array(256);
+  private readonly raw: Uint8Array = new Uint8Array(256);
   /** The same inside a string for {@link proveRaw}: a quote and control bytes go to the backslash's column too. */
-  private readonly rawString = new Uint8Array(256);
+  private readonly rawString: Uint8Array = new Uint8Array(256);
   private readonly wide = new Map<number, number>();
   private readonly classes: number;
   /**
@@ -126,6 +145,8 @@ export class Automaton {
   private readonly leadRuns: Array<Uint8Array | undefined>;
   /** By state, with Q_LEAD: the marker (lower case), to tell it was written verbatim. */
   private readonly leadTexts: Array<string | undefined>;
+  /** Pairs: a state with a lead run, the pattern it is read from (for {@link data}). */
+  private readonly leadPairs: number[] = [];
   /** The column of a state's row that holds its quick refusal (see {@link quickOf}). */
   private readonly meta: number;
   /** Hits of the last {@link scan}: pairs (end index, exclusive; pattern id). */
@@ -137,8 +158,33 @@ export class Automaton {
   /** The constructor's patterns (an automaton over several lists is built from theirs). */
   readonly patterns: readonly MarkerPattern[];
 
-  constructor(patterns: readonly MarkerPattern[]) {
+  /**
+   * `stored`: the tables an automaton over these very patterns made
+   * ({@link data}), taken as they are (start-up: the default rules' automata
+   * come from the build, see ./stored-tables.ts) instead of built again.
+   */
+  constructor(patterns: readonly MarkerPattern[], stored?: AutomatonData) {
     this.patterns = patterns;
+    this.lengths = Int32Array.from(patterns, (p) => p.text.length);
+    this.flags = Uint8Array.from(patterns, (p) => (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0));
+    this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
+    if (stored !== undefined) {
+      this.low = stored.low;
+      this.raw = stored.raw;
+      this.rawString = stored.rawString;
+      for (let k = 0; k + 1 < stored.wide.length; k += 2) this.wide.set(stored.wide[k]!, stored.wide[k + 1]!);
+      this.nonAscii = stored.nonAscii;
+      this.classes = stored.stride;
+      this.meta = stored.stride - 1;
+      this.delta = stored.delta;
+      this.outStart = stored.outStart;
+      this.outIds = stored.outIds;
+      const states = stored.outStart.length - 1;
+      this.leadRuns = new Array<Uint8Array | undefined>(states);
+      this.leadTexts = new Array<string | undefined>(states);
+      for (let k = 0; k + 1 < stored.leads.length; k += 2) this.setLead(stored.leads[k]!, stored.leads[k + 1]!, stored.runs[k >> 1]);
+      return;
+    }
     const { classes, nonAscii } = this.assignClasses(patterns);
     this.nonAscii = nonAscii;
     // Two more columns: the raw test's backslash (see `raw`), and the quick refusal of `meta`.
@@ -150,9 +196,6 @@ export class Automaton {
     this.rawString.set(this.raw);
     this.rawString[0x22] = classes;
     for (let c = 0; c < 0x20; c++) this.rawString[c] = classes;
-    this.lengths = Int32Array.from(patterns, (p) => p.text.length);
-    this.flags = Uint8Array.from(patterns, (p) => (p.word ? WORD : 0) | (p.edge ? EDGE : 0) | (p.test === false ? NO_TEST : 0) | (p.note ? NOTE : 0));
-    this.checks = patterns.map((p) => (p.check === undefined ? undefined : p));
     const trie = buildTrie(patterns, stride, (code) => this.classOf(code));
     const { states, outputs } = trie;
     const delta = buildDelta(trie, classes, stride);
@@ -165,8 +208,7 @@ export class Automaton {
       const quick = quickOf(patterns, this.flags, ids);
       this.delta[st * stride + classes + 1] = quick;
       if ((quick & Q_LEAD) === 0) continue;
-      this.leadRuns[st] = leadRun(patterns, this.flags, ids);
-      this.leadTexts[st] = patterns[ids.find((id) => ((this.flags[id] ?? 0) & NOTE) === 0)!]!.text.toLowerCase();
+      this.setLead(st, ids.find((id) => ((this.flags[id] ?? 0) & NOTE) === 0)!);
     }
     this.outStart = new Int32Array(states + 1);
     let count = 0;
@@ -178,6 +220,34 @@ export class Automaton {
     this.outIds = new Int32Array(count);
     let at = 0;
     for (let st = 0; st < states; st++) for (const id of outputs[st] ?? []) this.outIds[at++] = id;
+  }
+
+  /** State `st` judges its lead with pattern `id`'s (the one output that is no note; see {@link quickOf}). */
+  private setLead(st: number, id: number, run?: Uint8Array): void {
+    this.leadPairs.push(st, id);
+    // A stored run is the pattern's too: an automaton joined with learned patterns takes it.
+    if (run !== undefined && !joinedRuns.has(this.patterns[id]!)) joinedRuns.set(this.patterns[id]!, run);
+    this.leadRuns[st] = leadRun(this.patterns[id]!);
+    this.leadTexts[st] = this.patterns[id]!.text.toLowerCase();
+  }
+
+  /** The automaton's tables, to be given back to the constructor with the same patterns (./stored-tables.ts). */
+  data(): AutomatonData {
+    const wide: number[] = [];
+    for (const [code, cls] of this.wide) wide.push(code, cls);
+    return {
+      low: this.low,
+      raw: this.raw,
+      rawString: this.rawString,
+      wide,
+      nonAscii: this.nonAscii,
+      stride: this.classes,
+      delta: this.delta,
+      outStart: this.outStart,
+      outIds: this.outIds,
+      leads: this.leadPairs,
+      runs: this.leadPairs.filter((_, k) => k % 2 === 0).map((st) => this.leadRuns[st]!),
+    };
   }
 
   /** Gives every pattern character (ASCII folded) a class, case variants sharing one; the number of classes. */
@@ -766,9 +836,7 @@ function quickOf(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: rea
  * The one judged output's leads' runs, joined (see {@link quickOf}); kept by
  * pattern, as the automaton is built again with each learned name.
  */
-function leadRun(patterns: readonly MarkerPattern[], flags: Uint8Array, ids: readonly number[]): Uint8Array {
-  const id = ids.find((i) => ((flags[i] ?? 0) & NOTE) === 0)!;
-  const pattern = patterns[id]!;
+function leadRun(pattern: MarkerPattern): Uint8Array {
   let joined = joinedRuns.get(pattern);
   if (joined !== undefined) return joined;
   joined = new Uint8Array(128);

@@ -14,7 +14,7 @@
  * test/redact.test.ts checks the structure, bench/redact-adversarial.ts runs
  * every rule on 8 MiB adversarial strings.
  */
-import { RE2JS } from 're2js';
+import { re2js } from './lazy.js';
 
 /** One redaction rule. Built-in and user rules have the same shape. */
 export interface RuleSpec {
@@ -364,7 +364,7 @@ export function checkRule(rule: unknown, where: string): RuleSpec {
  */
 function linearCheck(pattern: string, what: string): void {
   try {
-    RE2JS.compile(pattern);
+    re2js().compile(pattern);
   } catch (err) {
     throw new RuleError(
       `${what}: ${(err as Error).message} (user patterns run on RE2, a linear-time engine without backreferences, lookahead or lookbehind)`,
