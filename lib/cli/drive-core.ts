@@ -217,23 +217,15 @@ function reusedBuffers({ core, follow, sink, loop, readBytes }: DriveContext): (
   return free;
 }
 
-export async function driveCore(ctx: DriveContext): Promise<number> {
-  const { core, strict, passInvalid, maxLineBytes, state, sink, loop, warn } = ctx;
-  // --strict promises every line is checked, so it turns lazy parsing off.
-  const needsParse = strict ? undefined : core.needsParse;
-
-  // Outputs of one input chunk are written together: one write per chunk
-  // keeps throughput high, and a live pipe still sees each event at once
-  // because a chunk is whatever the producer has written so far.
-  const batch = new OutputBatch();
-  const emit: Emit = (out: Output) => batch.add(out);
-  const flush = async () => {
-    const parts = batch.takeParts();
-    if (parts.length > 0) await sink.writeParts(parts);
-  };
-
+/**
+ * The bad-line policy applied to one line (written once, here): a core that
+ * sees or reports bad lines gets them; else --pass-invalid passes the line
+ * with a warning, and any other run counts it (and --strict stops).
+ */
+function badLineHandler(ctx: DriveContext, batch: OutputBatch, emit: Emit): (file: string, line: Line, reason: string, raw: Buffer) => void {
+  const { core, strict, passInvalid, state, warn } = ctx;
   const policy: BadLinePolicy = { strict, passInvalid };
-  const handleBad = (file: string, line: Line, reason: string, raw: Buffer) => {
+  return (file, line, reason, raw) => {
     const bad = { file, line: line.line, message: reason, terminated: line.terminated, raw };
     if (core.seeBadLine?.(bad, emit) === true) return;
     if (core.badLine) {
@@ -250,6 +242,24 @@ export async function driveCore(ctx: DriveContext): Promise<number> {
     }
     if (strict) state.stopped = true;
   };
+}
+
+export async function driveCore(ctx: DriveContext): Promise<number> {
+  const { core, strict, passInvalid, maxLineBytes, state, sink, loop } = ctx;
+  // --strict promises every line is checked, so it turns lazy parsing off.
+  const needsParse = strict ? undefined : core.needsParse;
+
+  // Outputs of one input chunk are written together: one write per chunk
+  // keeps throughput high, and a live pipe still sees each event at once
+  // because a chunk is whatever the producer has written so far.
+  const batch = new OutputBatch();
+  const emit: Emit = (out: Output) => batch.add(out);
+  const flush = async () => {
+    const parts = batch.takeParts();
+    if (parts.length > 0) await sink.writeParts(parts);
+  };
+
+  const handleBad = badLineHandler(ctx, batch, emit);
 
   // A core that neither drops, copies nor parses by type has no use for a
   // sniffed type; one that copies every line (the identity filter) needs none.

@@ -21,7 +21,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { Transform } from 'node:stream';
-import { coreStream, type Core, type Emit } from '../core.js';
+import { coreStream, type Core, type Emit, type LineRun } from '../core.js';
 import { FAMILIES, type WuuEvent } from '../events.js';
 import { LineRecord, type EventRecord } from '../jsonl.js';
 import { isJsonEvent } from '../validate.js';
@@ -470,6 +470,146 @@ function lineOut(text: string, where: Place): EventRecord {
 }
 
 /**
+ * The proof of lines before push (Core.proves) and the runs of clean lines
+ * taken without it (Core.passLines): the raw marker test and the line's
+ * validity in one pass over its bytes, the verdict kept for the push that
+ * follows; and the judgement of a clean line that push writes as it is.
+ */
+class CleanLines {
+  // Core.proves: the raw marker test and the line's validity in one pass
+  // over its bytes; its verdict on the marker test is kept for the push that follows.
+  private readonly track = new JsonTrack();
+  /** The line Core.proves just proved (push takes its verdict only for that very record). */
+  proven: EventRecord | undefined;
+  provenHit = false;
+  // A proven clean line's only top-level `delta` string, its body `[provenBody, provenClose)` in the line's chunk (-1: none).
+  private provenBody = -1;
+  private provenClose = -1;
+  // The line where passLines stopped, proven there (its verdict and the track's reading of it kept for Core.proves).
+  private stopSource: Buffer | undefined;
+  private stopStart = -1;
+  private stopEnd = -1;
+  private stopVerdict = PROVE_UNSURE;
+  private stopLong = true;
+
+  constructor(
+    private readonly run: Redaction,
+    /** No --path option: a line without a marker needs no walk. */
+    readonly shortcut: boolean,
+  ) {}
+
+  /**
+   * A line without any marker, while no delta piece is held: written as it
+   * is, or false when it needs the slow path. `proved`: the line is the
+   * LineRecord that Core.proves just read (its delta body, if any, in
+   * provenBody/provenClose, offsets in its chunk): a clean piece is then judged
+   * on the chunk's bytes, with no view of the line made.
+   */
+  passClean(rec: EventRecord, delta: boolean, emit: Emit, proved: boolean): boolean {
+    const { engine } = this.run;
+    if (delta) {
+      // The delta string's body: from the proof's pass when it read one (no second read of the line).
+      if (proved && this.provenBody >= 0) {
+        const line = rec as LineRecord;
+        if (!this.quietPiece(line.source, line.start, line.end, this.provenBody, this.provenClose)) return false;
+      } else {
+        const bytes = rec.raw!;
+        const bounds = deltaBounds(bytes) ?? bodyOf(topLevelStringSpan(bytes, 'delta'));
+        if (bounds !== undefined ? !this.quietPiece(bytes, 0, bytes.length, bounds[0], bounds[1]) : !this.holdsNothing(deltaTail(bytes, engine.longAnchors ? 120_000 : 12_000))) return false;
+      }
+    }
+    if (!this.run.check) emit(rec);
+    return true;
+  }
+
+  /** Whether the hold-back keeps nothing of a piece's decoded tail. */
+  private holdsNothing(text: string | undefined): boolean {
+    return text !== undefined && holdPoint(this.run.engine, text, this.run.engine.longAnchors) === text.length;
+  }
+
+  /**
+   * Whether a clean delta piece holds nothing back: its body `source[body,
+   * close)` in the line `source[start, end)`. Without a long anchor, most
+   * pieces are judged on their raw tail bytes (quietTail), nothing decoded;
+   * otherwise the hold-back reads at most the last 16.6K characters (the last
+   * 1100 without a long anchor), from the line's own bytes.
+   */
+  private quietPiece(source: Buffer, start: number, end: number, body: number, close: number): boolean {
+    const { engine } = this.run;
+    if (!engine.longAnchors && quietTail(engine, source, body, close)) return true;
+    const line = start === 0 && end === source.length ? source : source.subarray(start, end);
+    return this.holdsNothing(deltaTail(line, engine.longAnchors ? 120_000 : 12_000, [body - start, close - start]));
+  }
+
+  /** Core.proves. */
+  proves(rec: LineRecord): boolean {
+    const { engine } = this.run;
+    const track = this.track;
+    this.proven = undefined;
+    let verdict: number;
+    if (rec.source === this.stopSource && rec.start === this.stopStart && rec.end === this.stopEnd) {
+      // The line passLines stopped at, just proven there: its verdict is taken, not made again.
+      verdict = this.stopVerdict;
+      engine.longAnchors = this.stopLong;
+    } else verdict = engine.proveRaw(rec.source, track, rec.start, rec.end);
+    this.stopSource = undefined;
+    this.provenBody = -1;
+    if (verdict === PROVE_CLEAN) {
+      this.provenHit = false;
+      if (track.deltaKeys === 1 && track.deltaOpen >= 0) {
+        this.provenBody = track.deltaOpen + 1;
+        this.provenClose = track.deltaClose;
+      }
+    }
+    // A line with a marker is validated alone (the pass stopped at the marker).
+    else if (verdict === PROVE_HIT && isJsonEvent(rec.source, rec.start, rec.end)) this.provenHit = true;
+    else return false;
+    this.proven = rec;
+    return true;
+  }
+
+  /**
+   * The lines push would only write through (Core.passLines): proven clean
+   * (no marker) while no delta piece is held, not of a type that teaches a
+   * workspace, and a delta piece only when its raw tail holds nothing back
+   * (quietTail, as passClean judges it). One proof per line, and nothing
+   * else: no record, no sniffed type (the proof's track finds `type`).
+   */
+  passLines(source: Buffer, start: number, end: number, lines: LineRun): number {
+    const { engine, streams, tally, check } = this.run;
+    const track = this.track;
+    this.stopSource = undefined;
+    if (!this.shortcut || !streams.idle) return start;
+    const max = lines.maxLineBytes;
+    let at = start;
+    let taken = 0;
+    while (at < end) {
+      let newline = source.indexOf(0x0a, at);
+      if (newline < 0 || newline >= end) newline = end;
+      if (newline - at > max) break;
+      const verdict = engine.proveRaw(source, track, at, newline);
+      const kind = verdict === PROVE_CLEAN ? typeKind(source, track) : OTHER_TYPE;
+      if (kind === OTHER_TYPE || (kind === DELTA_TYPE && !(track.deltaKeys === 1 && track.deltaOpen >= 0 && this.quietPiece(source, at, newline, track.deltaOpen + 1, track.deltaClose)))) {
+        this.stopSource = source;
+        this.stopStart = at;
+        this.stopEnd = newline;
+        this.stopVerdict = verdict;
+        this.stopLong = engine.longAnchors;
+        break;
+      }
+      taken++;
+      at = newline + 1;
+    }
+    if (taken > 0) {
+      tally.events += taken;
+      if (!check) lines.write(source, start, at - 1);
+    }
+    lines.lines = taken;
+    return at;
+  }
+}
+
+/**
  * The redactor's core. Throws a JsonPathError for an unusable path and a
  * RuleError for a bad rule (the CLI reports both as usage errors).
  */
@@ -480,124 +620,13 @@ export function createRedact(options: RedactOptions = {}): Core {
   let lastFile = '-';
   let lastLine = 0;
   const shortcut = run.paths.length === 0;
-
-  /**
-   * A line without any marker, while no delta piece is held: written as it
-   * is, or false when it needs the slow path. `proved`: the line is the
-   * LineRecord that Core.proves just read (its delta body, if any, in
-   * provenBody/provenClose, offsets in its chunk): a clean piece is then judged
-   * on the chunk's bytes, with no view of the line made.
-   */
-  const passClean = (rec: EventRecord, delta: boolean, emit: Emit, proved: boolean): boolean => {
-    if (delta) {
-      // The delta string's body: from the proof's pass when it read one (no second read of the line).
-      if (proved && provenBody >= 0) {
-        const line = rec as LineRecord;
-        if (!quietPiece(line.source, line.start, line.end, provenBody, provenClose)) return false;
-      } else {
-        const bytes = rec.raw!;
-        const bounds = deltaBounds(bytes) ?? bodyOf(topLevelStringSpan(bytes, 'delta'));
-        if (bounds !== undefined ? !quietPiece(bytes, 0, bytes.length, bounds[0], bounds[1]) : !holdsNothing(deltaTail(bytes, engine.longAnchors ? 120_000 : 12_000))) return false;
-      }
-    }
-    if (!check) emit(rec);
-    return true;
-  };
-
-  /** Whether the hold-back keeps nothing of a piece's decoded tail. */
-  const holdsNothing = (text: string | undefined): boolean => text !== undefined && holdPoint(engine, text, engine.longAnchors) === text.length;
-
-  /**
-   * Whether a clean delta piece holds nothing back: its body `source[body,
-   * close)` in the line `source[start, end)`. Without a long anchor, most
-   * pieces are judged on their raw tail bytes (quietTail), nothing decoded;
-   * otherwise the hold-back reads at most the last 16.6K characters (the last
-   * 1100 without a long anchor), from the line's own bytes.
-   */
-  const quietPiece = (source: Buffer, start: number, end: number, body: number, close: number): boolean => {
-    if (!engine.longAnchors && quietTail(engine, source, body, close)) return true;
-    const line = start === 0 && end === source.length ? source : source.subarray(start, end);
-    return holdsNothing(deltaTail(line, engine.longAnchors ? 120_000 : 12_000, [body - start, close - start]));
-  };
-
-  // Core.proves: the raw marker test and the line's validity in one pass
-  // over its bytes; its verdict on the marker test is kept for the push that follows.
-  const track = new JsonTrack();
-  let proven: EventRecord | undefined;
-  let provenHit = false;
-  // A proven clean line's only top-level `delta` string, its body `[provenBody, provenClose)` in the line's chunk (-1: none).
-  let provenBody = -1;
-  let provenClose = -1;
-  // The line where passLines stopped, proven there (its verdict and the track's reading of it kept for Core.proves).
-  let stopSource: Buffer | undefined;
-  let stopStart = -1;
-  let stopEnd = -1;
-  let stopVerdict = PROVE_UNSURE;
-  let stopLong = true;
+  const lines = new CleanLines(run, shortcut);
   return {
     // Lines are read lazily: push decides whether a line needs parsing at all.
     needsParse: () => !shortcut,
     passesThrough: true,
-    proves(rec) {
-      proven = undefined;
-      let verdict: number;
-      if (rec.source === stopSource && rec.start === stopStart && rec.end === stopEnd) {
-        // The line passLines stopped at, just proven there: its verdict is taken, not made again.
-        verdict = stopVerdict;
-        engine.longAnchors = stopLong;
-      } else verdict = engine.proveRaw(rec.source, track, rec.start, rec.end);
-      stopSource = undefined;
-      provenBody = -1;
-      if (verdict === PROVE_CLEAN) {
-        provenHit = false;
-        if (track.deltaKeys === 1 && track.deltaOpen >= 0) {
-          provenBody = track.deltaOpen + 1;
-          provenClose = track.deltaClose;
-        }
-      }
-      // A line with a marker is validated alone (the pass stopped at the marker).
-      else if (verdict === PROVE_HIT && isJsonEvent(rec.source, rec.start, rec.end)) provenHit = true;
-      else return false;
-      proven = rec;
-      return true;
-    },
-    /**
-     * The lines push would only write through (Core.passLines): proven clean
-     * (no marker) while no delta piece is held, not of a type that teaches a
-     * workspace, and a delta piece only when its raw tail holds nothing back
-     * (quietTail, as passClean judges it). One proof per line, and nothing
-     * else: no record, no sniffed type (the proof's track finds `type`).
-     */
-    passLines(source, start, end, lines) {
-      stopSource = undefined;
-      if (!shortcut || !streams.idle) return start;
-      const max = lines.maxLineBytes;
-      let at = start;
-      let taken = 0;
-      while (at < end) {
-        let newline = source.indexOf(0x0a, at);
-        if (newline < 0 || newline >= end) newline = end;
-        if (newline - at > max) break;
-        const verdict = engine.proveRaw(source, track, at, newline);
-        const kind = verdict === PROVE_CLEAN ? typeKind(source, track) : OTHER_TYPE;
-        if (kind === OTHER_TYPE || (kind === DELTA_TYPE && !(track.deltaKeys === 1 && track.deltaOpen >= 0 && quietPiece(source, at, newline, track.deltaOpen + 1, track.deltaClose)))) {
-          stopSource = source;
-          stopStart = at;
-          stopEnd = newline;
-          stopVerdict = verdict;
-          stopLong = engine.longAnchors;
-          break;
-        }
-        taken++;
-        at = newline + 1;
-      }
-      if (taken > 0) {
-        tally.events += taken;
-        if (!check) lines.write(source, start, at - 1);
-      }
-      lines.lines = taken;
-      return at;
-    },
+    proves: (rec) => lines.proves(rec),
+    passLines: (source, start, end, run) => lines.passLines(source, start, end, run),
     push(rec, emit) {
       tally.events++;
       lastFile = rec.file;
@@ -606,11 +635,11 @@ export function createRedact(options: RedactOptions = {}): Core {
       const learns = LEARN_TYPES.has(type);
       const delta = DELTA_TYPES.has(type);
       // Proven a valid line by Core.proves (the runner's call just before), its marker test with it.
-      const proved = proven === rec;
-      proven = undefined;
+      const proved = lines.proven === rec;
+      lines.proven = undefined;
       // Clean: no marker in the line's decoded text, so no string of it needs a scan.
-      const clean = shortcut && !learns && (proved ? !provenHit : rec.raw !== undefined && !engine.mayMatchRaw(rec.raw));
-      if (clean && streams.idle && passClean(rec, delta, emit, proved)) return;
+      const clean = shortcut && !learns && (proved ? !lines.provenHit : rec.raw !== undefined && !engine.mayMatchRaw(rec.raw));
+      if (clean && streams.idle && lines.passClean(rec, delta, emit, proved)) return;
       if (learns) {
         const event = rec.event as Record<string, unknown>; // parses; a bad line throws before anything is emitted
         for (const name of ['workspace_root', 'cwd']) {
