@@ -80,54 +80,35 @@ export function plainUnitLine(u: UsageUnit): string | undefined {
   const prompt = input + write + read;
   if (!(input >= 0 && write >= 0 && read >= 0 && output >= 0 && output <= MAX_SAFE && prompt <= MAX_HIT_PROMPT)) return undefined;
   const hit = prompt === 0 ? null : Math.floor((read * 1e9) / prompt) / 1e9;
-  if (u.kind === 'turn') {
-    return JSON.stringify({
-      kind: 'turn',
-      file: u.file,
-      line: u.line,
-      thread_id: u.thread_id,
-      turn_id: u.turn_id,
-      run_id: u.run_id,
-      run_status: u.run_status,
-      provider: u.provider,
-      model: u.model,
-      time: u.time,
-      date_source: u.date_source,
-      end: u.end,
-      source: u.source,
-      input_tokens: input,
-      cache_creation_tokens: write,
-      cache_read_tokens: read,
-      output_tokens: output,
-      prompt_tokens: prompt,
-      cache_hit_ratio: hit,
-    });
-  }
-  if (u.kind === 'agent') {
-    return JSON.stringify({
-      kind: 'agent',
-      file: u.file,
-      line: u.line,
-      thread_id: u.thread_id,
-      agent_id: u.agent_id,
-      agent_type: u.agent_type,
-      agent_status: u.agent_status,
-      run_id: u.run_id,
-      run_status: u.run_status,
-      provider: u.provider,
-      model: u.model,
-      time: u.time,
-      date_source: u.date_source,
-      source: u.source,
-      input_tokens: input,
-      cache_creation_tokens: write,
-      cache_read_tokens: read,
-      output_tokens: output,
-      prompt_tokens: prompt,
-      cache_hit_ratio: hit,
-    });
-  }
-  return undefined;
+  if (u.kind !== 'turn' && u.kind !== 'agent') return undefined;
+  // One literal for both kinds: a member that is undefined is left out, so
+  // each kind's line keeps its own members in the template's order.
+  const turn = u.kind === 'turn' ? u : undefined;
+  const agent = u.kind === 'agent' ? u : undefined;
+  return JSON.stringify({
+    kind: u.kind,
+    file: u.file,
+    line: u.line,
+    thread_id: u.thread_id,
+    turn_id: turn?.turn_id,
+    agent_id: agent?.agent_id,
+    agent_type: agent?.agent_type,
+    agent_status: agent?.agent_status,
+    run_id: u.run_id,
+    run_status: u.run_status,
+    provider: u.provider,
+    model: u.model,
+    time: u.time,
+    date_source: u.date_source,
+    end: turn?.end,
+    source: u.source,
+    input_tokens: input,
+    cache_creation_tokens: write,
+    cache_read_tokens: read,
+    output_tokens: output,
+    prompt_tokens: prompt,
+    cache_hit_ratio: hit,
+  });
 }
 
 /** A unit's line: {@link plainUnitLine} when it can, else the template; with its cost when priced. */
