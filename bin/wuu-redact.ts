@@ -35,6 +35,10 @@ function readOption(option: string, file: string): string {
   }
 }
 
+/** Names of the process's own standard output and error: never an input after `--report`. */
+const STDOUT_NAMES: ReadonlySet<string> = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+const STDERR_NAMES: ReadonlySet<string> = new Set(['/dev/stderr', '/dev/fd/2', '/proc/self/fd/2']);
+
 /**
  * Whether the argument after `--report` is the findings file rather than an
  * input. `--report` alone (counts on stderr) came first, so an argument that
@@ -45,6 +49,8 @@ function readOption(option: string, file: string): string {
  */
 function isReportFile(next: string): boolean {
   if (next.startsWith('$')) return false;
+  // The tool's own output devices: as an input each would read what the tool writes (and wait forever).
+  if (STDOUT_NAMES.has(next) || STDERR_NAMES.has(next)) return true;
   let stat: fs.Stats;
   try {
     stat = fs.statSync(next);
@@ -97,10 +103,11 @@ Options:
       --report [FILE]    with FILE: write every finding to FILE as JSON lines:
                          {"file", "line", "path", "rule", "fingerprint"}; never
                          the secret, only 16 hex digits of HMAC-SHA256(salt,
-                         value). FILE is a new file, an empty one or an earlier
-                         report (an existing file of events is an input; use
-                         --report=FILE to overwrite it). Without FILE: print
-                         counts per rule and per event type on stderr
+                         value). FILE is a new file, an empty one, an earlier
+                         report or /dev/stderr (an existing file of events is
+                         an input; use --report=FILE to overwrite it). Without
+                         FILE: print counts per rule and per event type on
+                         stderr
       --report-path FILE the same as --report=FILE
       --allow FILE       leave alone the values FILE lists (repeatable): one
                          per line, a literal value or a fingerprint from
@@ -155,13 +162,15 @@ Examples:
       let findings: ((finding: Finding) => void) | undefined;
       if (reportPath !== undefined) {
         if (reportPath === '') throw new UsageError(`${reportOption} needs a file name`);
-        let fd: number;
+        if (STDOUT_NAMES.has(reportPath)) throw new UsageError(`${reportOption} ${reportPath}: the redacted events go to standard output; name another file, or /dev/stderr`);
+        let fd = -1;
         try {
-          fd = fs.openSync(reportPath, 'w');
+          // Standard error by name: written through the process's own stream (a socket there cannot be opened by name).
+          if (!STDERR_NAMES.has(reportPath)) fd = fs.openSync(reportPath, 'w');
         } catch (err) {
           throw new UsageError(`${reportOption} ${reportPath}: ${describe(err)}`);
         }
-        findings = (finding) => fs.writeSync(fd, `${JSON.stringify(finding)}\n`);
+        findings = fd < 0 ? (finding) => process.stderr.write(`${JSON.stringify(finding)}\n`) : (finding) => fs.writeSync(fd, `${JSON.stringify(finding)}\n`);
       }
       const core = createRedact({
         paths,

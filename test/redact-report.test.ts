@@ -13,7 +13,7 @@ import { emailTail, holdPoint } from '../lib/redact/hold-back.js';
 import { fedForm } from '../lib/redact/byte-scan.js';
 import { Workspaces } from '../lib/redact/workspaces.js';
 import { LineRecord, type Output } from '../lib/jsonl.js';
-import { runBin } from './helpers.js';
+import { runBin, spawnBin } from './helpers.js';
 
 const GHP = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
 
@@ -303,6 +303,21 @@ t.test('binary: --report FILE writes the findings; --report alone still counts; 
   t.same([both.stdout, both.stderr, both.code], ['', "wuu-redact: --report FILE and --report-path FILE name the same report; give one\nTry 'wuu-redact --help' for more information.\n", 2]);
   const unwritable = await runBin('wuu-redact', ['--report=' + dir], { input });
   t.same([unwritable.stdout, unwritable.stderr, unwritable.code], ['', `wuu-redact: --report ${dir}: Is a directory\nTry 'wuu-redact --help' for more information.\n`, 2]);
+});
+
+t.test('binary: --report /dev/stderr writes the findings to stderr (its own output devices are never inputs)', async (t) => {
+  const input = `${JSON.stringify({ message: `a ${GHP}`, type: 'x' })}\n`;
+  const redacted = '{"message":"a \\u003csecret:github-token\\u003e","type":"x"}\n';
+  const finding = `${JSON.stringify({ file: '<stdin>', line: 1, path: '$.message', rule: 'github-token', fingerprint: fingerprint(GHP, 'team') })}\n`;
+  // Spawned: the device is the child's own stderr (read as an input, it would wait forever).
+  const got = await spawnBin('wuu-redact', ['--report', '/dev/stderr', '--salt', 'team'], { input });
+  t.same([got.stdout, got.stderr, got.code], [redacted, finding, 0]);
+  const out = await runBin('wuu-redact', ['--report', '/dev/stdout'], { input });
+  t.same(
+    [out.stdout, out.stderr, out.code],
+    ['', "wuu-redact: --report /dev/stdout: the redacted events go to standard output; name another file, or /dev/stderr\nTry 'wuu-redact --help' for more information.\n", 2],
+    'standard output is the events\' own: a usage error, not an input read from itself',
+  );
 });
 
 t.test('deltaTail: the end of a big delta string, decoded from its last bytes', async (t) => {
