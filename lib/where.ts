@@ -8,8 +8,7 @@
  * a tool's arguments as a JSON-encoded string, which is decoded for the match
  * (left a string when it is not JSON, such as a partial `{"path":"x`).
  */
-import { createRequire } from 'node:module';
-import type { RE2JS as RE2JSClass } from 're2js';
+import { re2js } from './re2.js';
 import { stringField, type WuuEvent } from './events.js';
 import { checkPath, JsonPathError, parsePath, selectAll } from './jsonpath.js';
 
@@ -51,10 +50,8 @@ function operatorAt(expression: string): number {
 }
 
 function compilePattern(pattern: string): (text: string) => boolean {
-  const re2js: { RE2JS: typeof RE2JSClass } = createRequire(import.meta.url)('re2js');
-  const { RE2JS } = re2js;
   try {
-    const re = RE2JS.compile(pattern);
+    const re = re2js().compile(pattern);
     return (text) => re.matcher(text).find();
   } catch (err) {
     throw new JsonPathError(`--where: bad regular expression '${pattern}': ${err instanceof Error ? err.message : String(err)}`);

@@ -8,7 +8,7 @@
 import { fedForm } from './byte-scan.js';
 import { Automaton, type AutomatonData, type Lead, type MarkerPattern } from './prefilter.js';
 import { numberedPattern, PLACEHOLDER_PATTERN, RuleError, type RuleKind, type RuleSpec } from './rule-spec.js';
-import { re2js, type RE2JS } from './lazy.js';
+import { re2js, type RE2JS } from '../re2.js';
 import { regexEnds, unionEnds, type Ends } from './regex-ends.js';
 import { SECRET_KEY_WORDS, WORD_MARKERS } from './rules.js';
 

@@ -14,7 +14,7 @@
  * test/redact.test.ts checks the structure, bench/redact-adversarial.ts runs
  * every rule on 8 MiB adversarial strings.
  */
-import { re2js } from './lazy.js';
+import { re2js } from '../re2.js';
 
 /** One redaction rule. Built-in and user rules have the same shape. */
 export interface RuleSpec {
