@@ -159,7 +159,7 @@ set(S_END, WS, S_END);
 let nesting = new Uint8Array(256);
 
 /** Bytes that continue a string as they are (not `"`, `\\` or a control byte). */
-const PLAIN = new Uint8Array(256);
+export const PLAIN = new Uint8Array(256);
 for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
 
 /**
@@ -171,7 +171,7 @@ for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0
  * when there is none, so the test is exact for "any" (bytes 0x80 and up are
  * plain: a high bit set in the word clears its mark).
  */
-function plainRunEnds(word: number): number {
+export function plainRunEnds(word: number): number {
   const quote = word ^ 0x22222222;
   const backslash = word ^ 0x5c5c5c5c;
   return ((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash) | ((word - 0x20202020) & ~word);
@@ -179,7 +179,7 @@ function plainRunEnds(word: number): number {
 
 /** A DataView on the bytes last validated, kept while they are the same memory (a chunk's lines share one). */
 let view: DataView = new DataView(new ArrayBuffer(0));
-function viewOf(buf: Uint8Array): DataView {
+export function viewOf(buf: Uint8Array): DataView {
   if (view.buffer !== buf.buffer) view = new DataView(buf.buffer);
   return view;
 }

@@ -16,6 +16,7 @@
  * may pair with the neighbouring piece's once decoded and joined).
  */
 import { isUtf8 } from 'node:buffer';
+import { PLAIN, plainRunEnds, viewOf } from '../validate.js';
 import { CappedText } from './units.js';
 
 const [QUOTE, BACKSLASH, SLASH, LETTER_U] = [0x22, 0x5c, 0x2f, 0x75] as const;
@@ -27,9 +28,6 @@ export const INVALID = 1;
 /** Valid or not, not kept as JSON: read it as a string instead. */
 export const UNSUPPORTED = 2;
 
-/** Bytes copied as they are: not `"`, `\\` or a control byte. */
-const PLAIN = new Uint8Array(256);
-for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
 /** The short escapes JSON.stringify writes, by the letter after the backslash. */
 const KEPT_SHORT = new Uint8Array(256);
 for (const ch of '"\\bfnrt') KEPT_SHORT[ch.charCodeAt(0)] = 1;
@@ -50,24 +48,6 @@ const WORD_SLACK = 4;
 const HIGH_BITS = 0x80808080 | 0;
 /** The bytes of a word below its first `n` (0 to 3), as a mask. */
 const PLAIN_LOW = [0, 0xff, 0xffff, 0xffffff] as const;
-
-/**
- * A mark (0x80) on each byte of `word` (four bytes, little-endian) that is
- * not plain ({@link PLAIN}: a quote, a backslash, a control byte) and
- * possibly on bytes above one; 0 when all four are plain.
- */
-function specialBytes(word: number): number {
-  const quote = word ^ 0x22222222;
-  const backslash = word ^ 0x5c5c5c5c;
-  return (((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash) | ((word - 0x20202020) & ~word)) & HIGH_BITS;
-}
-
-/** A DataView on the bytes last transcoded from, kept while they are the same memory (a chunk's lines share one). */
-let sourceWords: DataView = new DataView(new ArrayBuffer(0));
-function wordsOf(source: Buffer): DataView {
-  if (sourceWords.buffer !== source.buffer) sourceWords = new DataView(source.buffer);
-  return sourceWords;
-}
 
 /** The value of each hex digit byte; -1 for any other byte. */
 const HEX_VALUE = new Int8Array(256).fill(-1);
@@ -128,7 +108,7 @@ export class Transcoder {
     if (this.out.length < end - open + 1 + WORD_SLACK) this.grow(end - open + 1 + WORD_SLACK);
     const out = this.out;
     const outWords = this.outWords;
-    const words = wordsOf(source);
+    const words = viewOf(source);
     const base = source.byteOffset;
     // Words are read while all four bytes lie in the buffer.
     const last4 = source.length - 4;
@@ -144,7 +124,7 @@ export class Transcoder {
       // a word is written whole, its bytes past the first special one are written over next.
       while (k <= last4) {
         const word = words.getInt32(base + k, true);
-        const marks = specialBytes(word);
+        const marks = plainRunEnds(word) & HIGH_BITS;
         outWords.setInt32(p, word, true);
         if (marks !== 0) {
           // The lowest mark is the first special byte (a borrow only marks bytes above one).

@@ -27,7 +27,7 @@ import { isAscii } from 'node:buffer';
 import type { WuuEvent } from '../events.js';
 import type { LineRecord } from '../jsonl.js';
 import { containerEnd, plainKeyEnd, stringLiteralEnd } from '../scan.js';
-import { isJsonObject } from '../validate.js';
+import { isJsonObject, PLAIN } from '../validate.js';
 import { hex4, TRANSCODED, UNSUPPORTED, type Transcoder } from './canonical.js';
 
 const [QUOTE, BACKSLASH, COLON, COMMA, LBRACE, RBRACE, LBRACKET] = [0x22, 0x5c, 0x3a, 0x2c, 0x7b, 0x7d, 0x5b] as const;
@@ -285,9 +285,6 @@ function valueEnd(source: Buffer, at: number, limit: number): number {
   return numberEnd(source, at, limit);
 }
 
-/** Bytes that stand for themselves in a string: not `"`, `\\` or a control byte. */
-const PLAIN = new Uint8Array(256);
-for (let b = 0x20; b < 0x100; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
 const HEX = new Uint8Array(256);
 for (const ch of '0123456789abcdefABCDEF') HEX[ch.charCodeAt(0)] = 1;
 const SHORT_ESCAPE = new Uint8Array(256);
